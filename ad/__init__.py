@@ -1,0 +1,1 @@
+"""Forward-mode automatic differentiation (built on `tagging`)."""

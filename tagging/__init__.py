@@ -1,0 +1,1 @@
+"""Contextual tagging: metadata that rides on values (built on `contexts`)."""
