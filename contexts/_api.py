@@ -1,0 +1,124 @@
+"""The contextual entry points: `overdub`, `recurse`, `fallback`, `canrecurse`, `lowered`.
+
+These are ordinary Python functions, so a context that runs them (a context
+entered while another runs) sees them and runs the inner context's hooks and
+rules under its own; the engine's internals they call are marked `nooverdub`.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import Any, Callable
+
+from contexts._canonical import split
+from contexts._context import Context
+from contexts._marks import nooverdub
+from contexts._pipeline import transformed_tree
+from contexts._runtime import runtime_of
+from contexts._source import SourceUnavailable
+
+UNTAG_ARGUMENTS: list = []  # tagging installs `(ctx, args, kwargs) -> (args, kwargs)`
+
+
+def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+    """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
+    nooverdub(_check)(ctx, f, "overdub")
+    return ctx.overdub(f, *args, **kwargs)
+
+
+def recurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+    """Run the transformed body of `f` in `ctx`, whatever `ctx.overdub` would do."""
+    nooverdub(_check)(ctx, f, "recurse")
+    return nooverdub(_recursed)(ctx, f)(*args, **kwargs)
+
+
+def fallback(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+    """Run `f` as a call the context does not look into (`ctx.fallback`)."""
+    nooverdub(_check)(ctx, f, "fallback")
+    return ctx.fallback(f, *args, **kwargs)
+
+
+def canrecurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> bool:
+    """Whether the engine can run the body of `f` in `ctx` (see `canrecurse.why`)."""
+    _check(ctx, f, "canrecurse")
+    return runtime_of(ctx).body(split(f)[0]) is not None
+
+
+def _why(ctx: Context, f: Callable) -> str | None:
+    """Why `canrecurse(ctx, f)` is False, or None when it is True."""
+    if canrecurse(ctx, f):
+        return None
+    key = split(f)[0]
+    runtime = runtime_of(ctx)
+    if type(key) is types.FunctionType:
+        return runtime.reasons.get(key, "no source and no model")
+    return (f"{getattr(key, '__qualname__', key)!s} is implemented in C and has no "
+            "Python model; it runs as a foreign call (fallback)")
+
+
+canrecurse.why = _why
+
+
+def run_default(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
+    """The default `overdub`: a primitive, else the transformed body, else `fallback`."""
+    runtime = nooverdub(runtime_of)(ctx)
+    if runtime.profile.empty:
+        return f(*args, **kwargs)
+    return nooverdub(runtime.dispatch)(f)(*args, **kwargs)
+
+
+def call_untagged(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
+    """The default `fallback`: call `f`, with arguments untagged when tagging."""
+    if ctx.tag is not None and UNTAG_ARGUMENTS:
+        args, kwargs = nooverdub(UNTAG_ARGUMENTS[0])(ctx, args, kwargs)
+    return f(*args, **kwargs)
+
+
+def _recursed(ctx: Context, f: Callable) -> Callable:
+    runtime = runtime_of(ctx)
+    if runtime.profile.empty:
+        return f
+    return runtime.resolve(f, primitives=False)
+
+
+def _check(ctx: Any, f: Any, caller: str) -> None:
+    if not isinstance(ctx, Context):
+        raise TypeError(f"{caller}() needs a Context first, got {type(ctx).__name__} "
+                        f"{ctx!r}; make one with a Context subclass or context('Name')")
+    if not callable(f):
+        raise TypeError(f"{caller}() needs a callable to run, got {type(f).__name__} "
+                        f"{f!r}")
+
+
+def lowered(ctx: Context, f: Callable) -> str:
+    """The source of `f` as the engine runs it in `ctx` (`@code_lowered overdub`)."""
+    _check(ctx, f, "lowered")
+    key = split(f)[0]
+    if type(key) is not types.FunctionType:
+        raise TypeError(f"lowered() needs a Python function; {key!r} has no Python body "
+                        f"({_why(ctx, f)})")
+    try:
+        tree = transformed_tree(key, runtime_of(ctx).mode)
+    except SourceUnavailable as why:
+        raise TypeError(f"lowered(): {why}") from None
+    return ast.unparse(_Readable().visit(tree))
+
+
+class _Readable(ast.NodeTransformer):
+    """Show objects held in constants by their dotted names."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        value = node.value
+        if isinstance(value, (int, float, complex, str, bytes, bool, type(None), tuple,
+                              frozenset, type(...))):
+            return node
+        module = getattr(value, "__module__", None) or getattr(
+            type(value), "__module__", "")
+        label = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+        text = f"{module}.{label}" if module and label else repr(value)
+        if module == "_operator":
+            text = f"operator.{label}"
+        elif module == "builtins":
+            text = label
+        return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), node)

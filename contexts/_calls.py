@@ -1,0 +1,95 @@
+"""The engine's own pass: every call site goes through the running context.
+
+Two shapes, chosen per context type:
+
+* resolve-then-call, when no hook needs the call: `f(a, *b, k=c)` becomes
+  `__ovd0_res__(f)(a, *b, k=c)`. The callee is resolved (to its transformed
+  body, a primitive or itself) and called with the original argument syntax,
+  so no frame is added between caller and callee;
+* hooked, when `prehook`, `posthook` or `overdub` must see the call:
+  `__ovd0_call2__(f, a, b)`, a fixed-arity helper (`callx` for star and
+  keyword arguments) that runs the hooks around the call.
+
+Calls the engine must leave alone stay native: those marked with `nooverdub`,
+and those whose callee needs the caller's own frame (`locals()`, `vars()`,
+`dir()`, `globals()`, one-argument `eval`/`exec`, `sys._getframe`,
+`inspect.currentframe`). Zero-argument `super()` is made explicit,
+`super(__class__, self)`, so it works from any frame.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from contexts._names import NATIVE, call, hidden, is_native, name
+from contexts._visit import BodyTransformer
+
+MAX_ARITY = 4
+_FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
+_FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}
+_FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
+
+
+def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool) -> ast.FunctionDef:
+    return _Calls(tree, level, hooked).transform_body(tree)
+
+
+def is_nooverdub(node: ast.expr) -> bool:
+    """`nooverdub(x)` in callee position (written by a user or a pass)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "nooverdub" and len(node.args) == 1 and not node.keywords)
+
+
+def is_contextslot(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "contextslot" and not node.args and not node.keywords)
+
+
+class _Calls(BodyTransformer):
+    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool) -> None:
+        self.level = level
+        self.hooked = hooked
+        positional = [*tree.args.posonlyargs, *tree.args.args]
+        self.first = positional[0].arg if positional else None
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if is_contextslot(node):
+            return name(hidden(self.level, "ctx"), node)
+        if is_nooverdub(node.func):
+            node.func = node.func.args[0]
+            setattr(node, NATIVE, True)
+        node = self.generic_visit(node)
+        if is_native(node):
+            return node
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _FRAME_NAMES or (
+                isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES):
+            return self.frame_sensitive(node)
+        if isinstance(func, ast.Name) and func.id == "super" and not node.args \
+                and not node.keywords and self.first:
+            node.args = [name("__class__", node), name(self.first, node)]
+        return self.hooked_call(node) if self.hooked else self.resolved_call(node)
+
+    def frame_sensitive(self, node: ast.Call) -> ast.expr:
+        setattr(node, NATIVE, True)
+        if isinstance(node.func, ast.Name) and node.func.id in _FILTERED and not node.args:
+            return call(name(hidden(self.level, "visible"), node), [node], node, native=True)
+        return node
+
+    def resolved_call(self, node: ast.Call) -> ast.Call:
+        resolver = call(name(hidden(self.level, "res"), node), [node.func], node, native=True)
+        node.func = resolver
+        return node
+
+    def hooked_call(self, node: ast.Call) -> ast.Call:
+        simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+        if simple and len(node.args) <= MAX_ARITY:
+            helper = name(hidden(self.level, f"call{len(node.args)}"), node)
+            return call(helper, [node.func, *node.args], node)
+        args = ast.copy_location(ast.Tuple(elts=node.args, ctx=ast.Load()), node)
+        kwargs = ast.Dict(keys=[k.arg for k in node.keywords],
+                          values=[k.value for k in node.keywords])
+        kwargs.keys = [k and ast.copy_location(ast.Constant(value=k), node)
+                       for k in kwargs.keys]
+        ast.copy_location(kwargs, node)
+        return call(name(hidden(self.level, "callx"), node), [node.func, args, kwargs], node)

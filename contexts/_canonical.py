@@ -1,0 +1,55 @@
+"""Canonical callees: one key per function, whatever form the call takes.
+
+`lst.sort` is `list.sort` bound to `lst`, `obj.method` is the function bound to
+`obj`, a callable object is its type's `__call__` bound to it. Primitives and
+models are keyed by the canonical function, so one entry serves every form.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable
+
+NOSELF = object()  # the callee is not bound to anything
+
+_PLAIN = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+          types.WrapperDescriptorType, types.ClassMethodDescriptorType)
+
+
+def split(f: Callable) -> tuple[Any, Any]:
+    """`(key, bound)`: the canonical function and what it is bound to (or NOSELF)."""
+    kind = type(f)
+    if kind is types.FunctionType:
+        return f, NOSELF
+    if kind is types.MethodType:
+        return f.__func__, f.__self__
+    if kind is types.BuiltinFunctionType:
+        owner = f.__self__
+        if owner is None or isinstance(owner, (types.ModuleType, type)):
+            return f, NOSELF
+        descriptor = _lookup(type(owner), f.__name__)
+        return (descriptor, owner) if descriptor is not None else (f, NOSELF)
+    if kind is types.MethodWrapperType:
+        descriptor = _lookup(type(f.__self__), f.__name__)
+        return (descriptor, f.__self__) if descriptor is not None else (f, NOSELF)
+    if isinstance(f, type) or kind in _PLAIN:
+        return f, NOSELF
+    call = getattr(kind, "__call__", None)
+    if call is None:
+        return f, NOSELF
+    return call, f
+
+
+def canonical(f: Callable) -> Any:
+    """The key under which a primitive for `f` is registered: methods by function."""
+    if type(f) in (types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType):
+        return split(f)[0]
+    return f
+
+
+def _lookup(klass: type, name: str) -> Any:
+    for base in klass.__mro__:
+        found = base.__dict__.get(name)
+        if found is not None:
+            return found if callable(found) else None
+    return None

@@ -1,0 +1,162 @@
+"""Compiling a function body in its original lexical context, and binding it.
+
+The body is compiled inside a pruned copy of its module: the top-level imports
+(they change code generation), then the chain of enclosing classes and
+functions, so closures, `__class__`, name mangling and `nonlocal` come out as
+they were. The engine's hidden names are parameters of an outer factory, hence
+free variables of the body, filled from closure cells when binding.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+from typing import Iterable
+
+from contexts._names import NATIVE
+from contexts._source import Located, SourceUnavailable, same_code
+
+FACTORY = "__ovd_factory__"
+_LATE_FLAGS = 0x100 | 0x200  # CO_ITERABLE_COROUTINE and friends set after compiling
+
+
+def function_node(located: Located) -> ast.AST:
+    """A fresh, mutable `FunctionDef` for the located function (lambdas become one)."""
+    node = located.node
+    if isinstance(node, ast.Lambda):
+        copy = _copy(node)
+        body = ast.Return(value=copy.body)
+        ast.copy_location(body, copy.body)
+        tree = ast.FunctionDef(name="<lambda>", args=copy.args, body=[body],
+                               decorator_list=[], returns=None, type_comment=None)
+        return ast.copy_location(tree, node)
+    return _copy(node)
+
+
+def _copy(node: ast.AST) -> ast.AST:
+    """A deep copy of a subtree, cheaper than `copy.deepcopy` (no memo of leaves)."""
+    fields = {}
+    for name, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            value = [_copy(v) if isinstance(v, ast.AST) else v for v in value]
+        elif isinstance(value, ast.AST):
+            value = _copy(value)
+        fields[name] = value
+    copy = type(node)(**fields)
+    for attribute in (*node._attributes, NATIVE):
+        if hasattr(node, attribute):
+            setattr(copy, attribute, getattr(node, attribute))
+    return copy
+
+
+def compile_in_context(located: Located, tree: ast.AST, hidden: Iterable[str],
+                       freevars: Iterable[str]) -> types.CodeType:
+    """Compile `tree` (a function or lambda node) where `located` says it was defined."""
+    hidden = sorted(hidden)
+    inner: ast.stmt = tree if not isinstance(tree, ast.Lambda) else ast.Expr(value=tree)
+    ast.copy_location(inner, tree)
+    dummies = [name for name in freevars if name != "__class__" and name not in hidden]
+    inner = _wrap_chain(located.chain, inner, dummies)
+    factory = _factory(hidden, located.chain, tree, inner)
+    module = ast.Module(body=[*located.imports, factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, located.filename, "exec", dont_inherit=True)
+    found = _find(code, tree)
+    if found is None:
+        raise SourceUnavailable(f"compiled {located.filename!r} but lost the function")
+    return found
+
+
+def _wrap_chain(chain: tuple, inner: ast.stmt, dummies: list) -> ast.stmt:
+    """Rebuild the enclosing scopes around `inner`, innermost first."""
+    innermost_function = True
+    for scope in reversed(chain):
+        if isinstance(scope, ast.ClassDef):
+            wrapped = ast.ClassDef(name=scope.name, bases=[], keywords=[], body=[inner],
+                                   decorator_list=[])
+        else:
+            body = [inner]
+            if innermost_function:
+                body = [_dummy(name, scope) for name in dummies] + body
+                innermost_function = False
+            name = getattr(scope, "name", "__ovd_scope__")
+            wrapped = ast.FunctionDef(name=name, args=_no_args(), body=body,
+                                      decorator_list=[], returns=None, type_comment=None)
+        inner = ast.copy_location(wrapped, scope)
+    if innermost_function and dummies:
+        raise SourceUnavailable(f"free variables {dummies} have no enclosing function")
+    return inner
+
+
+def _dummy(name: str, where: ast.AST) -> ast.stmt:
+    assign = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                        value=ast.Constant(value=None))
+    return ast.copy_location(assign, where)
+
+
+def _no_args() -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+def _factory(hidden: list, chain: tuple, tree: ast.AST, inner: ast.stmt) -> ast.stmt:
+    """The outer function whose parameters become the hidden free variables."""
+    outermost = chain[0] if chain else tree
+    body: list = []
+    name = getattr(outermost, "name", None)
+    if name and name.isidentifier():
+        body.append(ast.Global(names=[name]))  # keeps qualified names plain
+    body.append(inner)
+    args = _no_args()
+    args.args = [ast.arg(arg=name) for name in hidden]
+    factory = ast.FunctionDef(name=FACTORY, args=args, body=body, decorator_list=[],
+                              returns=None, type_comment=None)
+    return ast.copy_location(factory, outermost)
+
+
+def _find(code: types.CodeType, tree: ast.AST) -> types.CodeType | None:
+    """The code object compiled from `tree`: first match in a pre-order walk."""
+    name = "<lambda>" if isinstance(tree, ast.Lambda) else tree.name
+    decorators = getattr(tree, "decorator_list", None)
+    line = decorators[0].lineno if decorators else tree.lineno
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_name == name and const.co_firstlineno == line:
+                return const
+            found = _find(const, tree)
+            if found is not None:
+                return found
+    return None
+
+
+def check_current(f: types.FunctionType, located: Located) -> None:
+    """Prove the located source is what `f` was compiled from, or refuse it."""
+    original = f.__code__
+    code = compile_in_context(located, located.node, (), original.co_freevars)
+    if not same_code(code, original):
+        raise SourceUnavailable(
+            f"the source of {original.co_qualname} in {located.filename!r} no longer "
+            "matches its code (edited since import?); it runs natively"
+        )
+
+
+def finish_code(code: types.CodeType, original: types.CodeType) -> types.CodeType:
+    """Give generated code the original's names and late flags."""
+    return code.replace(co_name=original.co_name, co_qualname=original.co_qualname,
+                        co_flags=code.co_flags | (original.co_flags & _LATE_FLAGS))
+
+
+def bind(code: types.CodeType, f: types.FunctionType, cells: dict) -> types.FunctionType:
+    """A function running `code` with `f`'s globals, defaults and (shared) cells."""
+    own = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
+    closure = tuple(own[name] if name in own else cells[name] for name in code.co_freevars)
+    new = types.FunctionType(code, f.__globals__, f.__name__, f.__defaults__, closure)
+    new.__kwdefaults__ = f.__kwdefaults__
+    new.__qualname__ = f.__qualname__
+    new.__doc__ = f.__doc__
+    new.__module__ = f.__module__
+    if f.__dict__:
+        new.__dict__.update(f.__dict__)
+    if f.__annotations__:
+        new.__annotations__ = f.__annotations__
+    return new

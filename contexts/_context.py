@@ -1,0 +1,197 @@
+"""Context types: what a context is, and what its type intercepts.
+
+A context type is a subclass of `Context`. Which hooks it overrides, which
+functions it claims as primitives and whether it tags values decide what code
+the engine generates for it; that summary is its `Profile`, recomputed whenever
+any context class is changed (the metaclass notices), so redefining a hook after
+first use takes effect on the next run.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+import attrs
+
+_HOOKS = ("prehook", "posthook", "overdub", "fallback")
+
+
+class ContextType(type):
+    """Metaclass of contexts: any change to a context class invalidates profiles."""
+
+    def __setattr__(cls, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        _invalidate_profiles()
+
+    def __delattr__(cls, name: str) -> None:
+        super().__delattr__(name)
+        _invalidate_profiles()
+
+
+_profile_lock = threading.Lock()
+_profiles: dict[type, "Profile"] = {}
+_version = [0]
+
+
+def _invalidate_profiles() -> None:
+    with _profile_lock:
+        _version[0] += 1
+        _profiles.clear()
+
+
+@attrs.define(eq=False)
+class Context(metaclass=ContextType):
+    """An execution context: subclass it and override the hooks you need.
+
+    `metadata` is trace-local data, `passes` a sequence of transforms over
+    function bodies, `tag` the tag set by `tagging.enabletagging`.
+    """
+
+    metadata: Any = None
+    passes: tuple = attrs.field(default=(), converter=tuple)
+    tag: Any = None
+    _runtime: Any = attrs.field(default=None, init=False, repr=False)
+
+    def prehook(self, f: Callable, *args: Any, **kwargs: Any) -> None:
+        """Called before every call made inside an overdubbed function."""
+
+    def posthook(self, output: Any, f: Callable, *args: Any, **kwargs: Any) -> None:
+        """Called after every call made inside an overdubbed function."""
+
+    def overdub(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+        """Run one call: a primitive if registered, else `recurse`, else `fallback`."""
+        from contexts._api import run_default
+
+        return run_default(self, f, args, kwargs)
+
+    def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+        """Run a call the context does not look into (untagged when tagging)."""
+        from contexts._api import call_untagged
+
+        return call_untagged(self, f, args, kwargs)
+
+    @classmethod
+    def metadatatype(cls, value_type: type) -> type:
+        """The type of metadata a value of `value_type` may carry (none by default)."""
+        return NoMetaData
+
+
+@attrs.frozen
+class NoMetaData:
+    """The absence of metadata (what `metadata` returns for an untagged value)."""
+
+
+def context(name: str) -> type:
+    """Make a new context type named `name` (the analogue of `@context Name`)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise TypeError(f"context() takes a name such as 'TraceCtx', got {name!r}")
+    return ContextType(name, (Context,), {"__module__": _caller_module()})
+
+
+def _caller_module() -> str:
+    import sys
+
+    return sys._getframe(2).f_globals.get("__name__", __name__)
+
+
+def similarcontext(ctx: Context, **changes: Any) -> Context:
+    """A copy of `ctx` with the given fields (`metadata`, `passes`, `tag`) replaced."""
+    if not isinstance(ctx, Context):
+        raise TypeError(f"similarcontext() needs a Context, got {type(ctx).__name__}")
+    unknown = set(changes) - {"metadata", "passes", "tag"}
+    if unknown:
+        raise TypeError(
+            f"similarcontext() got unknown fields {sorted(unknown)}; "
+            "a context has metadata, passes and tag"
+        )
+    copy = attrs.evolve(ctx, **{k: v for k, v in changes.items() if k != "tag"})
+    copy.tag = changes.get("tag", ctx.tag)
+    return copy
+
+
+def primitive(*functions: Callable) -> Callable:
+    """Mark a context method as the implementation of `functions` in that context.
+
+    `@primitive(f)` on `def rule(self, *args)` is the analogue of overloading
+    `overdub(ctx::Ctx, ::typeof(f), args...)` in Cassette.
+    """
+    if not functions:
+        raise TypeError("primitive() needs the function(s) the method stands for")
+
+    def mark(method: Callable) -> Callable:
+        if not callable(method):
+            raise TypeError(f"@primitive must decorate a method, got {method!r}")
+        previous = getattr(method, "__primitive_of__", ())
+        method.__primitive_of__ = previous + functions
+        return method
+
+    return mark
+
+
+@attrs.frozen
+class Profile:
+    """What a context type intercepts; decides the code generated for it."""
+
+    hooks: frozenset  # the overridden hooks among prehook, posthook, overdub, fallback
+    primitives: dict  # function -> name of the method that implements it
+    tagging: bool
+
+    @property
+    def empty(self) -> bool:
+        return not (self.hooks or self.primitives or self.tagging)
+
+    @property
+    def hooked(self) -> bool:
+        """Whether call sites must call hooks (so they need a helper frame)."""
+        return bool(self.hooks & {"prehook", "posthook", "overdub"}) or self.tagging
+
+    @property
+    def intercepts_operators(self) -> bool:
+        """Whether operators must become calls (else they stay native)."""
+        return self.hooked or "fallback" in self.hooks or any(
+            _is_operator_function(f) for f in self.primitives
+        )
+
+    @property
+    def intercepts_protocols(self) -> bool:
+        """Whether implicit protocol calls (iteration, dunders) must be seen."""
+        return self.hooked or any(
+            getattr(f, "__name__", "").startswith("__") for f in self.primitives
+        )
+
+
+def _is_operator_function(f: Callable) -> bool:
+    import operator
+
+    return getattr(operator, getattr(f, "__name__", ""), None) is f
+
+
+def profile_of(ctx_type: type, tagging: bool) -> Profile:
+    """The (cached) profile of a context type; cheap on the hot path."""
+    key = (ctx_type, tagging)
+    found = _profiles.get(key)
+    if found is not None:
+        return found
+    with _profile_lock:
+        found = _compute_profile(ctx_type, tagging)
+        _profiles[key] = found
+        return found
+
+
+def _compute_profile(ctx_type: type, tagging: bool) -> Profile:
+    hooks = frozenset(
+        name for name in _HOOKS if getattr(ctx_type, name) is not getattr(Context, name)
+    )
+    primitives: dict = {}
+    for klass in reversed(ctx_type.__mro__):
+        for name, member in vars(klass).items():
+            for f in getattr(member, "__primitive_of__", ()):
+                primitives[_canonical_key(f)] = name
+    return Profile(hooks=hooks, primitives=primitives, tagging=tagging)
+
+
+def _canonical_key(f: Callable) -> Any:
+    from contexts._canonical import canonical
+
+    return canonical(f)

@@ -1,0 +1,48 @@
+"""Iteration through the context: loops, comprehensions, splats and unpacking.
+
+`for x in s` becomes `for x in __ovd0_iter__(s)`; the helper returns builtin
+containers unchanged and sends anything else through the context's `iter`,
+so a primitive on `Silo.__iter__` is honoured however a `Silo` is iterated.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from contexts._names import call, hidden, name
+from contexts._visit import BodyTransformer
+
+
+def intercept_iteration(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
+    return _Iteration(level).transform_body(tree)
+
+
+class _Iteration(BodyTransformer):
+    def __init__(self, level: int) -> None:
+        self.helper = hidden(level, "iter")
+
+    def wrap(self, node: ast.expr) -> ast.expr:
+        return call(name(self.helper, node), [node], node, native=True)
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        node = self.generic_visit(node)
+        node.iter = self.wrap(node.iter)
+        return node
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
+        node = self.generic_visit(node)
+        if not node.is_async:
+            node.iter = self.wrap(node.iter)
+        return node
+
+    def visit_Starred(self, node: ast.Starred) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load):
+            node.value = self.wrap(node.value)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        node = self.generic_visit(node)
+        if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+            node.value = self.wrap(node.value)
+        return node

@@ -1,0 +1,275 @@
+"""Lowering: every operator becomes a call of its `operator` function.
+
+As in Julia's lowered IR, `x * y` becomes `operator.mul(x, y)`, subscripts
+become `getitem`/`setitem`/`delitem`, and augmented assignment becomes an
+in-place operator call followed by a store, so a pass only has to handle
+calls. Python's evaluation order is kept: the right-hand side of a subscript
+store first, `a` before `b` in `a in b`, each operand of a chained comparison
+once and lazily; `s += t` on strings keeps CPython's in-place fast path.
+The callees are `ast.Constant` nodes holding the `operator` functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+from contexts._names import assign, call, constant, hidden, name
+from contexts._visit import BodyTransformer
+
+BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.MatMult: operator.matmul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
+}
+INPLACE = {
+    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
+    ast.MatMult: operator.imatmul, ast.Div: operator.itruediv,
+    ast.FloorDiv: operator.ifloordiv, ast.Mod: operator.imod, ast.Pow: operator.ipow,
+    ast.LShift: operator.ilshift, ast.RShift: operator.irshift, ast.BitOr: operator.ior,
+    ast.BitXor: operator.ixor, ast.BitAnd: operator.iand,
+}
+UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
+         ast.Not: operator.not_}
+COMPARE = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+OPERATOR_FUNCTIONS = frozenset(
+    [*BINARY.values(), *INPLACE.values(), *UNARY.values(), *COMPARE.values(),
+     operator.contains, operator.getitem, operator.setitem, operator.delitem])
+
+
+def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None) -> ast.FunctionDef:
+    """Lower the operators of `tree`'s body (all of them, or those in `wanted`)."""
+    return _Lowering(level, wanted).transform_body(tree)
+
+
+class _Lowering(BodyTransformer):
+    def __init__(self, level: int, wanted: frozenset | None) -> None:
+        self.level = level
+        self.wanted = wanted
+        self.temps = 0
+        self.walrus_allowed = True
+
+    def lowers(self, function) -> bool:
+        return self.wanted is None or function in self.wanted
+
+    def temp(self) -> str:
+        self.temps += 1
+        return hidden(self.level, f"t{self.temps}")
+
+    def op(self, function, args: list, where: ast.AST) -> ast.Call:
+        return call(constant(function, where), args, where)
+
+    # Statements -----------------------------------------------------------
+
+    def visit_Assign(self, node: ast.Assign):
+        node.value = self.visit(node.value)
+        if not self.lowers(operator.setitem) or not any(
+                isinstance(n, ast.Subscript) for t in node.targets for n in ast.walk(t)):
+            node.targets = [self.store_target(t) for t in node.targets]
+            return node
+        # Python evaluates the value, then stores into each target left to right.
+        value = self.temp()
+        out = [assign(value, node.value, node)]
+        for target in node.targets:
+            out.extend(self.store(target, name(value, node)))
+        return out
+
+    def visit_AnnAssign(self, node: ast.AnnAssign):
+        if node.value is None or not isinstance(node.target, ast.Subscript) or not \
+                self.lowers(operator.setitem):
+            return self.generic_visit(node)
+        value = self.temp()
+        return [assign(value, self.visit(node.value), node),
+                *self.store(node.target, name(value, node))]
+
+    def store_target(self, target: ast.expr) -> ast.expr:
+        """Visit the loads inside a store target, keeping the target itself."""
+        if isinstance(target, (ast.Attribute, ast.Subscript)):
+            target.value = self.visit(target.value)
+            if isinstance(target, ast.Subscript):
+                target.slice = self.visit(target.slice)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            target.elts = [self.store_target(t) for t in target.elts]
+        elif isinstance(target, ast.Starred):
+            target.value = self.store_target(target.value)
+        return target
+
+    def store(self, target: ast.expr, value: ast.expr) -> list:
+        """Statements storing `value` into `target` in Python's order."""
+        if isinstance(target, ast.Subscript):
+            setitem = self.op(operator.setitem, [self.visit(target.value),
+                                                 self.visit(target.slice), value], target)
+            return [ast.copy_location(ast.Expr(value=setitem), target)]
+        if isinstance(target, (ast.Tuple, ast.List)):
+            temps, elements = [], []
+            for element in target.elts:
+                star = isinstance(element, ast.Starred)
+                temp = name(self.temp(), element, store=True)
+                temps.append((element.value if star else element, temp.id))
+                element_target = ast.Starred(value=temp, ctx=ast.Store()) if star else temp
+                elements.append(ast.copy_location(element_target, element))
+            target.elts = elements
+            out = [ast.copy_location(ast.Assign(targets=[target], value=value), target)]
+            for original, temp in temps:
+                out.extend(self.store(original, name(temp, original)))
+            return out
+        return [ast.copy_location(ast.Assign(targets=[self.store_target(target)],
+                                             value=value), target)]
+
+    def visit_AugAssign(self, node: ast.AugAssign):
+        function = INPLACE[type(node.op)]
+        if not self.lowers(function):
+            node.target = self.store_target(node.target)
+            node.value = self.visit(node.value)
+            return node
+        target = node.target
+        if isinstance(target, ast.Name):
+            return self.augmented_name(node, function)
+        out: list = []
+        holder = self.temp()
+        out.append(assign(holder, self.visit(target.value), node))
+        if isinstance(target, ast.Attribute):
+            load = ast.Attribute(value=name(holder, node), attr=target.attr, ctx=ast.Load())
+            ast.copy_location(load, target)
+            result = self.op(function, [load, self.visit(node.value)], node)
+            store = ast.Attribute(value=name(holder, node), attr=target.attr, ctx=ast.Store())
+            ast.copy_location(store, target)
+            out.append(ast.copy_location(ast.Assign(targets=[store], value=result), node))
+            return out
+        key = self.temp()
+        out.append(assign(key, self.visit(target.slice), node))
+        load = self.op(operator.getitem, [name(holder, node), name(key, node)], target)
+        result = self.op(function, [load, self.visit(node.value)], node)
+        setitem = self.op(operator.setitem, [name(holder, node), name(key, node), result],
+                          node)
+        out.append(ast.copy_location(ast.Expr(value=setitem), node))
+        return out
+
+    def augmented_name(self, node: ast.AugAssign, function) -> list:
+        """`x op= v`; for `str += str` CPython's in-place concatenation is kept."""
+        value = self.temp()
+        out = [assign(value, self.visit(node.value), node)]
+        lowered = ast.Assign(targets=[name(node.target.id, node, store=True)],
+                             value=self.op(function, [name(node.target.id, node),
+                                                      name(value, node)], node))
+        ast.copy_location(lowered, node)
+        if function is not operator.iadd:
+            return out + [lowered]
+        fast = ast.AugAssign(target=name(node.target.id, node, store=True), op=ast.Add(),
+                             value=name(value, node))
+        ast.copy_location(fast, node)
+
+        def is_str(identifier: str) -> ast.expr:
+            kind = call(constant(type, node), [name(identifier, node)], node, native=True)
+            test = ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)])
+            return ast.copy_location(test, node)
+
+        test = ast.BoolOp(op=ast.And(), values=[is_str(node.target.id), is_str(value)])
+        ast.copy_location(test, node)
+        branch = ast.If(test=test, body=[fast], orelse=[lowered])
+        return out + [ast.copy_location(branch, node)]
+
+    def visit_Delete(self, node: ast.Delete):
+        if not self.lowers(operator.delitem):
+            return self.generic_visit(node)
+        out: list = []
+        plain: list = []
+
+        def flush() -> None:
+            if plain:
+                out.append(ast.copy_location(ast.Delete(targets=list(plain)), node))
+                plain.clear()
+
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                flush()
+                delitem = self.op(operator.delitem, [self.visit(target.value),
+                                                     self.visit(target.slice)], target)
+                out.append(ast.copy_location(ast.Expr(value=delitem), target))
+            else:
+                plain.append(self.store_target(target))
+        flush()
+        return out
+
+    # Expressions ----------------------------------------------------------
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        node = self.generic_visit(node)
+        function = BINARY[type(node.op)]
+        return self.op(function, [node.left, node.right], node) if self.lowers(
+            function) else node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        node = self.generic_visit(node)
+        function = UNARY[type(node.op)]
+        return self.op(function, [node.operand], node) if self.lowers(function) else node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        node = self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and self.lowers(operator.getitem):
+            return self.op(operator.getitem, [node.value, node.slice], node)
+        return node
+
+    def visit_Slice(self, node: ast.Slice) -> ast.expr:
+        node = self.generic_visit(node)
+        if not self.lowers(operator.getitem):
+            return node
+        parts = [part or constant(None, node) for part in (node.lower, node.upper, node.step)]
+        return call(constant(slice, node), parts, node, native=True)
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
+        allowed, self.walrus_allowed = self.walrus_allowed, False
+        node.iter = self.visit(node.iter)
+        self.walrus_allowed = allowed
+        node.target = self.store_target(node.target)
+        node.ifs = [self.visit(test) for test in node.ifs]
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        node = self.generic_visit(node)
+        functions = [self.comparison(op) for op in node.ops]
+        if not all(self.lowers(f) for f in functions):
+            return node
+        if len(node.ops) == 1:
+            return self.compare(node.ops[0], node.left, node.comparators[0], node)
+        if not self.walrus_allowed:
+            return node
+        # a < b < c  is  a < (t := b) and t < c, with b evaluated once.
+        tests = []
+        left = node.left
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators)):
+            if i < len(node.ops) - 1:
+                temp = self.temp()
+                bound = ast.NamedExpr(target=name(temp, right, store=True), value=right)
+                tests.append(self.compare(op, left, ast.copy_location(bound, right), node))
+                left = name(temp, right)
+            else:
+                tests.append(self.compare(op, left, right, node))
+        return ast.copy_location(ast.BoolOp(op=ast.And(), values=tests), node)
+
+    def comparison(self, op: ast.cmpop):
+        return operator.contains if isinstance(op, (ast.In, ast.NotIn)) else COMPARE[type(op)]
+
+    def compare(self, op: ast.cmpop, left: ast.expr, right: ast.expr,
+                where: ast.AST) -> ast.expr:
+        if not isinstance(op, (ast.In, ast.NotIn)):
+            return self.op(COMPARE[type(op)], [left, right], where)
+        if not isinstance(left, (ast.Name, ast.Constant)):
+            if not self.walrus_allowed:
+                compare = ast.Compare(left=left, ops=[op], comparators=[right])
+                return ast.copy_location(compare, where)
+            # `a in b` evaluates a first: bind it, then evaluate b.
+            temp = self.temp()
+            bound = ast.NamedExpr(target=name(temp, left, store=True), value=left)
+            pair = ast.Tuple(elts=[ast.copy_location(bound, left), right], ctx=ast.Load())
+            ast.copy_location(pair, where)
+            index = ast.Subscript(value=pair, slice=constant(1, where), ctx=ast.Load())
+            right, left = ast.copy_location(index, where), name(temp, where)
+        test = self.op(operator.contains, [right, left], where)
+        return self.op(operator.not_, [test], where) if isinstance(op, ast.NotIn) else test

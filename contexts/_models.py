@@ -1,0 +1,526 @@
+"""Python models of the C builtins that call back into Python.
+
+`sorted(xs, key=k)` in C calls `k` where no context can see it; here each
+builtin that takes a callback, iterates a user object or builds a container
+from an iterable has a plain Python twin that the engine runs transformed, so
+the callbacks are calls in the context like any other. The machinery inside a
+model is marked `nooverdub`; when no callback is given and the context does
+not watch operators, a model hands the work to the builtin itself.
+`model_for` maps a canonical callee to its model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import operator
+import sys
+import types
+from typing import Any
+
+from contexts._marks import contextslot, nooverdub
+
+_MISSING = object()
+_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
+
+
+def _plain(ctx: Any) -> bool:
+    """Whether the running context leaves operators native (so builtins may run)."""
+    from contexts._runtime import runtime_of
+
+    mode = runtime_of(ctx).mode
+    return mode.operators == frozenset() and not mode.tagging
+
+
+# Construction ----------------------------------------------------------------
+
+def construct(cls, /, *args, **kwargs):
+    """`type.__call__`: `__new__`, then `__init__` when it made an instance."""
+    new = cls.__new__
+    if new is object.__new__:
+        obj = nooverdub(new)(cls, *args, **kwargs)
+    else:
+        obj = new(cls, *args, **kwargs)
+    if nooverdub(isinstance)(obj, cls):
+        init = nooverdub(type)(obj).__init__
+        if init is object.__init__:
+            nooverdub(init)(obj, *args, **kwargs)
+        elif init(obj, *args, **kwargs) is not None:
+            raise TypeError(f"__init__() should return None, not "
+                            f"'{nooverdub(type)(obj).__name__}'")
+    return obj
+
+
+def dataclass_init(cls, /, self, *args, **kwargs):
+    """The `__init__` that `dataclasses` generates, with stores in the context."""
+    bound = nooverdub(_dataclass_signature)(cls).bind(self, *args, **kwargs)
+    arguments = bound.arguments
+    frozen = cls.__dataclass_params__.frozen
+    initvars = []
+    for field in nooverdub(_dataclass_fields)(cls):
+        if field.name in arguments:
+            value = arguments[field.name]
+        elif field.default_factory is not dataclasses.MISSING:
+            value = field.default_factory()
+        elif field.default is not dataclasses.MISSING:
+            value = field.default
+        else:
+            continue
+        if field._field_type is dataclasses._FIELD_INITVAR:
+            initvars.append(value)
+        elif frozen:
+            object.__setattr__(self, field.name, value)
+        else:
+            setattr(self, field.name, value)
+    post_init = getattr(cls, "__post_init__", None)
+    if post_init is not None:
+        post_init(self, *initvars)
+
+
+def _dataclass_fields(cls):
+    return [f for f in cls.__dataclass_fields__.values()
+            if f._field_type is not dataclasses._FIELD_CLASSVAR]
+
+
+@functools.lru_cache(maxsize=None)
+def _dataclass_signature(cls):
+    import inspect
+
+    return inspect.signature(cls.__init__)
+
+
+def namedtuple_new(cls, /, *args, **kwargs):
+    """The `__new__` that `collections.namedtuple` generates."""
+    bound = nooverdub(_signature_of)(cls.__new__).bind(cls, *args, **kwargs)
+    bound.apply_defaults()
+    values = list(bound.arguments.values())[1:]
+    return nooverdub(tuple.__new__)(cls, values)
+
+
+def _signature_of(f):
+    import inspect
+
+    return inspect.signature(f)
+
+
+# Containers from iterables -----------------------------------------------------
+
+def _iterates_natively(iterable) -> bool:
+    return type(iterable) in (list, tuple, range, str, bytes, dict, set, frozenset)
+
+
+def list_(cls, iterable=(), /):
+    if nooverdub(_iterates_natively)(iterable):
+        return nooverdub(cls)(iterable)
+    out = nooverdub(cls)()
+    for item in iterable:
+        out.append(item)
+    return out
+
+
+def tuple_(cls, iterable=(), /):
+    return nooverdub(cls)(list_(list, iterable))
+
+
+def set_(cls, iterable=(), /):
+    if nooverdub(_iterates_natively)(iterable):
+        return nooverdub(cls)(iterable)
+    out = nooverdub(set)()
+    for item in iterable:
+        out.add(item)
+    return out if cls is set else nooverdub(cls)(out)
+
+
+def dict_(cls, *args, **kwargs):
+    out = nooverdub(cls)()
+    dict_update(out, *args, **kwargs)
+    return out
+
+
+def dict_update(self, other=(), /, **kwargs):
+    if nooverdub(hasattr)(other, "keys"):
+        for key in other.keys():
+            self[key] = other[key]
+    else:
+        for pair in other:
+            key, value = pair
+            self[key] = value
+    for key in kwargs:
+        self[key] = kwargs[key]
+
+
+def list_extend(self, iterable, /):
+    if nooverdub(_iterates_natively)(iterable) and nooverdub(_plain)(contextslot()):
+        return nooverdub(list.extend)(self, iterable)
+    for item in list_(list, iterable):
+        self.append(item)
+
+
+def str_join(self, iterable, /):
+    return nooverdub(str.join)(self, list_(list, iterable))
+
+
+# Reductions --------------------------------------------------------------------
+
+def sum_(iterable, /, start=0):
+    if nooverdub(_plain)(contextslot()):
+        return nooverdub(sum)(list_(list, iterable), start)
+    total = start
+    for item in iterable:
+        total = total + item
+    return total
+
+
+def any_(iterable, /):
+    for item in iterable:
+        if item:
+            return True
+    return False
+
+
+def all_(iterable, /):
+    for item in iterable:
+        if not item:
+            return False
+    return True
+
+
+def min_(*args, key=None, default=_MISSING):
+    return _extreme("min", args, key, default, operator.lt)
+
+
+def max_(*args, key=None, default=_MISSING):
+    return _extreme("max", args, key, default, operator.gt)
+
+
+def _extreme(name, args, key, default, better):
+    if not args:
+        raise TypeError(f"{name} expected at least 1 argument, got 0")
+    if len(args) > 1 and default is not _MISSING:
+        raise TypeError(f"Cannot specify a default for {name}() with multiple "
+                        "positional arguments")
+    items = args[0] if len(args) == 1 else args
+    if key is None and nooverdub(_plain)(contextslot()):
+        builtin = min if name == "min" else max
+        if default is _MISSING:
+            return nooverdub(builtin)(items)
+        return nooverdub(builtin)(items, default=default)
+    best = best_key = _MISSING
+    for item in items:
+        item_key = item if key is None else key(item)
+        if best is _MISSING or better(item_key, best_key):
+            best, best_key = item, item_key
+    if best is _MISSING:
+        if default is _MISSING:
+            raise ValueError(f"{name}() iterable argument is empty")
+        return default
+    return best
+
+
+def reduce_(function, iterable, initial=_MISSING, /):
+    iterator = iter(iterable)
+    if initial is _MISSING:
+        try:
+            value = next(iterator)
+        except StopIteration:
+            raise TypeError("reduce() of empty iterable with no initial value") from None
+    else:
+        value = initial
+    for item in iterator:
+        value = function(value, item)
+    return value
+
+
+# Sorting -------------------------------------------------------------------------
+
+def sorted_(iterable, /, *, key=None, reverse=False):
+    items = list_(list, iterable)
+    list_sort(items, key=key, reverse=reverse)
+    return items
+
+
+def list_sort(self, /, *, key=None, reverse=False):
+    keys = self if key is None else [key(item) for item in self]
+    if nooverdub(_scalars_only)(keys) or (
+            key is None and nooverdub(_plain)(contextslot())):
+        order = nooverdub(_native_order)(keys, reverse)
+    else:
+        order = _merge_order(keys, reverse)
+    nooverdub(_reorder)(self, order)
+
+
+def _scalars_only(keys) -> bool:
+    return all(type(k) in _SCALARS for k in keys)
+
+
+def _native_order(keys, reverse):
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def _reorder(items, order):
+    items[:] = [items[i] for i in order]
+
+
+def _merge_order(keys, reverse):
+    """A stable merge sort on `<` alone, as `list.sort` compares."""
+    order = list(range(len(keys)))
+    if reverse:
+        order.reverse()
+    width = 1
+    while width < len(order):
+        merged = []
+        for start in range(0, len(order), 2 * width):
+            left = order[start:start + width]
+            right = order[start + width:start + 2 * width]
+            i = j = 0
+            while i < len(left) and j < len(right):
+                if keys[right[j]] < keys[left[i]]:
+                    merged.append(right[j])
+                    j += 1
+                else:
+                    merged.append(left[i])
+                    i += 1
+            merged.extend(left[i:])
+            merged.extend(right[j:])
+        order = merged
+        width *= 2
+    if reverse:
+        order.reverse()
+    return order
+
+
+# Lazy iterators --------------------------------------------------------------------
+
+def map_(cls, function, iterable, /, *iterables):
+    if iterables:
+        for args in zip_(zip, iterable, *iterables):
+            yield function(*args)
+    else:
+        for item in iterable:
+            yield function(item)
+
+
+def filter_(cls, function, iterable, /):
+    for item in iterable:
+        if (item if function is None else function(item)):
+            yield item
+
+
+def enumerate_(cls, iterable, start=0):
+    index = start
+    for item in iterable:
+        yield index, item
+        index += 1
+
+
+def zip_(cls, *iterables, strict=False):
+    if not iterables:
+        return
+    iterators = [iter(i) for i in iterables]
+    while True:
+        items = []
+        for position, iterator in enumerate(iterators):
+            try:
+                items.append(next(iterator))
+            except StopIteration:
+                if strict and (position or _any_left(iterators[1:])):
+                    raise ValueError(f"zip() argument {position + 1} is "
+                                     f"{'shorter' if position else 'longer'} than "
+                                     "argument 1") from None
+                return
+        yield tuple(items)
+
+
+def _any_left(iterators):
+    for iterator in iterators:
+        for _ in iterator:
+            return True
+    return False
+
+
+def reversed_(cls, sequence, /):
+    method = nooverdub(getattr)(nooverdub(type)(sequence), "__reversed__", None)
+    if method is not None:
+        return method(sequence)
+    return _reversed_sequence(sequence)
+
+
+def _reversed_sequence(sequence):
+    index = len(sequence) - 1
+    while index >= 0:
+        yield sequence[index]
+        index -= 1
+
+
+def iter_(obj, *sentinel):
+    if sentinel:
+        return _call_until(obj, sentinel[0])
+    kind = nooverdub(type)(obj)
+    method = nooverdub(getattr)(kind, "__iter__", None)
+    if method is None:
+        if nooverdub(hasattr)(kind, "__getitem__"):
+            return _sequence_iterator(obj)
+        raise TypeError(f"'{kind.__name__}' object is not iterable")
+    iterator = method(obj)
+    if nooverdub(_python_next)(iterator):
+        return _drive(iterator)
+    return iterator
+
+
+def _python_next(iterator) -> bool:
+    return isinstance(getattr(type(iterator), "__next__", None), types.FunctionType)
+
+
+def _drive(iterator):
+    while True:
+        try:
+            item = next_(iterator)
+        except StopIteration:
+            return
+        yield item
+
+
+def _call_until(function, sentinel):
+    while True:
+        value = function()
+        if value == sentinel:
+            return
+        yield value
+
+
+def _sequence_iterator(sequence):
+    index = 0
+    while True:
+        try:
+            item = sequence[index]
+        except (IndexError, StopIteration):
+            return
+        yield item
+        index += 1
+
+
+def next_(iterator, *default):
+    method = nooverdub(getattr)(nooverdub(type)(iterator), "__next__", None)
+    if method is None:
+        raise TypeError(f"'{nooverdub(type)(iterator).__name__}' object is not an iterator")
+    try:
+        return method(iterator)
+    except StopIteration:
+        if default:
+            return default[0]
+        raise
+
+
+def partial_call(self, /, *args, **kwargs):
+    return self.func(*self.args, *args, **{**self.keywords, **kwargs})
+
+
+# itertools ------------------------------------------------------------------------
+
+def accumulate_(cls, iterable, func=None, *, initial=None):
+    total = initial
+    if initial is not None:
+        yield initial
+    for item in iterable:
+        if total is None:
+            total = item
+        else:
+            total = total + item if func is None else func(total, item)
+        yield total
+
+
+def starmap_(cls, function, iterable, /):
+    for args in iterable:
+        yield function(*args)
+
+
+def takewhile_(cls, predicate, iterable, /):
+    for item in iterable:
+        if not predicate(item):
+            return
+        yield item
+
+
+def dropwhile_(cls, predicate, iterable, /):
+    dropping = True
+    for item in iterable:
+        if dropping and predicate(item):
+            continue
+        dropping = False
+        yield item
+
+
+def filterfalse_(cls, predicate, iterable, /):
+    for item in iterable:
+        if not (item if predicate is None else predicate(item)):
+            yield item
+
+
+def groupby_(cls, iterable, key=None):
+    items = list_(list, iterable)
+    index = 0
+    while index < len(items):
+        group_key = items[index] if key is None else key(items[index])
+        group = [items[index]]
+        index += 1
+        while index < len(items):
+            item_key = items[index] if key is None else key(items[index])
+            if not item_key == group_key:
+                break
+            group.append(items[index])
+            index += 1
+        yield group_key, iter(group)
+
+
+# The table -------------------------------------------------------------------------
+
+# callee -> (model, whether the model receives the callee first)
+_MODELS: dict = {
+    sorted: (sorted_, False), list.sort: (list_sort, False),
+    min: (min_, False), max: (max_, False), sum: (sum_, False),
+    any: (any_, False), all: (all_, False), functools.reduce: (reduce_, False),
+    map: (map_, True), filter: (filter_, True), enumerate: (enumerate_, True),
+    zip: (zip_, True), reversed: (reversed_, True), iter: (iter_, False),
+    next: (next_, False), functools.partial.__call__: (partial_call, False),
+    list: (list_, True), tuple: (tuple_, True), set: (set_, True),
+    frozenset: (set_, True), dict: (dict_, True), dict.update: (dict_update, False),
+    list.extend: (list_extend, False), str.join: (str_join, False),
+    itertools.accumulate: (accumulate_, True), itertools.starmap: (starmap_, True),
+    itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
+    itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
+}
+_HEAP_TYPE = 1 << 9
+
+
+def model_for(key: Any) -> tuple | None:
+    """`(model, leading arguments)` for a canonical callee, or None."""
+    try:
+        found = _MODELS.get(key)
+    except TypeError:
+        return None
+    if found is not None:
+        model, receives_callee = found
+        return model, (key,) if receives_callee else ()
+    if isinstance(key, type):
+        if type(key).__call__ is type.__call__ and key.__flags__ & _HEAP_TYPE:
+            return construct, (key,)
+        return None
+    if type(key) is types.FunctionType and key.__code__.co_filename == "<string>":
+        return _generated_model(key)
+    return None
+
+
+def _generated_model(f: types.FunctionType) -> tuple | None:
+    """Models for the sourceless methods that dataclasses and namedtuple make."""
+    owner_name, _, method = f.__qualname__.rpartition(".")
+    owner = sys.modules.get(f.__module__)
+    for part in owner_name.split(".") if owner_name else ():
+        owner = getattr(owner, part, None)
+    if not isinstance(owner, type) or owner.__dict__.get(method) is not f:
+        return None
+    if method == "__init__" and dataclasses.is_dataclass(owner):
+        return dataclass_init, (owner,)
+    if method == "__new__" and issubclass(owner, tuple) and hasattr(owner, "_fields"):
+        return namedtuple_new, ()
+    return None

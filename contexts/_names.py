@@ -1,0 +1,66 @@
+"""Reserved names and small AST builders shared by the pipeline steps.
+
+Generated code refers to its machinery through hidden names that start with
+`__ovd`; they live in closure cells, never in globals or builtins. Hidden names
+carry a level, so code generated for an inner context can be transformed again
+for an outer one without the two sets of names colliding.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+PREFIX = "__ovd"
+NATIVE = "ovd_native"  # attribute set on an `ast.Call` the engine must leave alone
+_HIDDEN = re.compile(r"__ovd(\d+)_")
+
+
+def hidden(level: int, what: str) -> str:
+    """The hidden name for `what` at nesting `level` (`__ovd0_res__`)."""
+    return f"{PREFIX}{level}_{what}__"
+
+
+def level_of(tree: ast.AST) -> int:
+    """One more than the deepest level of hidden names already in `tree`."""
+    deepest = -1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            match = _HIDDEN.match(node.id)
+            if match:
+                deepest = max(deepest, int(match.group(1)))
+    return deepest + 1
+
+
+def hidden_names_in(tree: ast.AST) -> set:
+    """Every hidden name used in `tree`."""
+    return {node.id for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and node.id.startswith(PREFIX)}
+
+
+def name(identifier: str, where: ast.AST | None = None, store: bool = False) -> ast.Name:
+    node = ast.Name(id=identifier, ctx=ast.Store() if store else ast.Load())
+    return ast.copy_location(node, where) if where is not None else node
+
+
+def constant(value: Any, where: ast.AST) -> ast.Constant:
+    """An AST constant holding any object (hoisted into a cell before compiling)."""
+    return ast.copy_location(ast.Constant(value=value), where)
+
+
+def call(func: ast.expr, args: list, where: ast.AST, keywords: list | None = None,
+         native: bool = False) -> ast.Call:
+    node = ast.copy_location(ast.Call(func=func, args=args, keywords=keywords or []), where)
+    if native:
+        setattr(node, NATIVE, True)
+    return node
+
+
+def is_native(node: ast.AST) -> bool:
+    return getattr(node, NATIVE, False)
+
+
+def assign(target: str, value: ast.expr, where: ast.AST) -> ast.Assign:
+    node = ast.Assign(targets=[name(target, where, store=True)], value=value)
+    return ast.copy_location(node, where)

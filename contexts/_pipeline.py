@@ -1,0 +1,178 @@
+"""The transform pipeline: the steps, in order, and the cache in front of them.
+
+    1. locate   the function's original syntax (or its registered generated tree)
+    2. check    that the source is what the function was compiled from
+    3. lower    operators into calls of `operator` functions
+    4. passes   the user's passes, in order
+    5. tagging  the tagging passes, when the context tags values
+    6. calls    every call site through the context
+    7. iterate  iteration through the context, when protocols are watched
+    8. hoist    objects held in `ast.Constant` nodes into closure cells
+    9. compile  in the original lexical context, and register the tree
+
+The result depends only on the code object and the `Mode` (what the context
+type intercepts), so it is cached per code object, weakly, and shared by
+every context of the same mode.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+import types
+import weakref
+from typing import Any, Callable
+
+import attrs
+
+from contexts._calls import rewrite_calls
+from contexts._compile import check_current, compile_in_context, finish_code, function_node
+from contexts._iterate import intercept_iteration
+from contexts._lower import lower
+from contexts._names import hidden, hidden_names_in, level_of
+from contexts._source import Located, SourceUnavailable, locate, register_generated
+
+TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level) -> tree
+
+
+@attrs.frozen
+class Mode:
+    """What generated code must intercept; the cache key besides the code object."""
+
+    hooked: bool
+    operators: frozenset | None  # None: all of them
+    protocols: bool
+    tagging: bool
+    passes: tuple = ()
+    context_type: type | None = None  # only when there are passes
+
+
+@attrs.frozen
+class Transform:
+    code: types.CodeType
+    constants: dict  # hidden name -> cell holding a hoisted object
+
+
+class PassError(Exception):
+    """A user pass failed or returned something that is not a valid function body."""
+
+
+_lock = threading.RLock()
+_cache: "weakref.WeakKeyDictionary[types.CodeType, dict]" = weakref.WeakKeyDictionary()
+_verified: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
+
+
+def transform(f: types.FunctionType, mode: Mode) -> Transform:
+    """The transformed code of `f` for `mode`; raises SourceUnavailable."""
+    per_code = _cache.get(f.__code__)
+    found = per_code.get(mode) if per_code is not None else None
+    if found is None:
+        with _lock:
+            per_code = _cache.setdefault(f.__code__, {})
+            found = per_code.get(mode)
+            if found is None:
+                try:
+                    found = _run(f, mode)
+                except SourceUnavailable as error:
+                    found = error
+                per_code[mode] = found
+    if isinstance(found, SourceUnavailable):
+        raise found
+    return found
+
+
+def transformed_tree(f: types.FunctionType, mode: Mode) -> ast.FunctionDef:
+    """The tree that `transform` compiles, before hoisting (for `lowered`)."""
+    located = _located(f)
+    return _steps(f, located, mode)[0]
+
+
+def _located(f: types.FunctionType) -> Located:
+    located = locate(f)
+    if f.__code__ not in _verified and not _is_generated(located, f):
+        check_current(f, located)
+        _verified.add(f.__code__)
+    return located
+
+
+def _is_generated(located: Located, f: types.FunctionType) -> bool:
+    from contexts._source import _registry
+
+    return _registry.get(f.__code__) is located
+
+
+def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
+    tree = function_node(located)
+    level = level_of(tree)
+    if mode.operators != frozenset():
+        tree = lower(tree, level, mode.operators)
+    for user_pass in mode.passes:
+        tree = _apply_pass(user_pass, mode.context_type, f, tree)
+    if mode.tagging:
+        for tagging_pass in TAGGING_PASSES:
+            tree = tagging_pass(tree, level)
+    tree = rewrite_calls(tree, level, mode.hooked)
+    if mode.protocols:
+        tree = intercept_iteration(tree, level)
+    return tree, level
+
+
+def _run(f: types.FunctionType, mode: Mode) -> Transform:
+    located = _located(f)
+    tree, level = _steps(f, located, mode)
+    constants = _hoist(tree, level)
+    original = f.__code__
+    try:
+        code = compile_in_context(located, tree, hidden_names_in(tree), original.co_freevars)
+    except (SyntaxError, ValueError, TypeError) as error:
+        names = ", ".join(getattr(p, "__name__", repr(p)) for p in mode.passes)
+        raise PassError(
+            f"the transformed body of {original.co_qualname} does not compile: {error}"
+            + (f" (passes: {names})" if names else "")) from error
+    code = finish_code(code, original)
+    register_generated(code, attrs.evolve(located, node=tree))
+    return Transform(code=code, constants=constants)
+
+
+def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) -> ast.AST:
+    label = getattr(user_pass, "__qualname__", repr(user_pass))
+    try:
+        result = user_pass(context_type, f, tree)
+    except Exception as error:
+        raise PassError(f"pass {label} failed on {f.__qualname__}: {error!r}") from error
+    if not isinstance(result, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise PassError(
+            f"pass {label} returned {type(result).__name__} for {f.__qualname__}; "
+            "a pass must return the FunctionDef it was given (or a replacement)")
+    ast.fix_missing_locations(result)
+    return result
+
+
+_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(...))
+
+
+def _hoist(tree: ast.AST, level: int) -> dict:
+    """Replace constants holding arbitrary objects by names bound to cells."""
+    cells: dict = {}
+    by_identity: dict = {}
+
+    class Hoist(ast.NodeTransformer):
+        def visit_Constant(self, node: ast.Constant) -> ast.AST:
+            value = node.value
+            if type(value) in _LITERALS or (
+                    type(value) in (tuple, frozenset) and _all_literal(value)):
+                return node
+            identifier = by_identity.get(id(value))
+            if identifier is None:
+                identifier = hidden(level, f"c{len(cells)}")
+                by_identity[id(value)] = identifier
+                cells[identifier] = types.CellType(value)
+            return ast.copy_location(ast.Name(id=identifier, ctx=ast.Load()), node)
+
+    Hoist().visit(tree)
+    return cells
+
+
+def _all_literal(values: Any) -> bool:
+    return all(type(v) in _LITERALS or (type(v) in (tuple, frozenset) and _all_literal(v))
+               for v in values)

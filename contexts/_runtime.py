@@ -1,0 +1,198 @@
+"""The state one context instance needs while code runs in it.
+
+`Runtime` resolves callees (the default `overdub`: a primitive, else the
+transformed body, else the foreign call), binds transformed code to this
+context's cells and caches both. The hot path is `dispatch(f)`: one dict
+lookup; everything else happens once per callee in `_miss`. Callees whose
+identity is their equality (functions, builtins, classes) are cached; bound
+methods and callable objects are resolved afresh, so nothing pins `self`.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable
+
+from contexts import _models
+from contexts._canonical import NOSELF, split
+from contexts._compile import bind
+from contexts._context import Profile, _version, profile_of
+from contexts._helpers import helper_factory
+from contexts._lower import OPERATOR_FUNCTIONS
+from contexts._pipeline import Mode, transform
+from contexts._source import SourceUnavailable
+
+_CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+              types.WrapperDescriptorType, type, functools.partial)
+_NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
+                               range, type({}.keys()), type({}.values()),
+                               type({}.items())})
+
+EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
+
+
+class Runtime:
+    """Caches and cells of one context instance (rebuilt when its type changes)."""
+
+    def __init__(self, ctx: Any, profile: Profile) -> None:
+        self.ctx = ctx
+        self.profile = profile
+        self.version = _version[0]
+        self.mode = _mode_of(ctx, profile)
+        self.resolved: dict = {}
+        self.functions: dict = {}
+        self.reasons: dict = {}
+        self.dispatch = _make_dispatch(self.resolved, self._miss)
+        self.values = self._cell_values()
+        self.cells: dict = {}
+
+    # Resolution -----------------------------------------------------------
+
+    def _miss(self, f: Callable) -> Callable:
+        target = self.resolve(f, primitives=True)
+        if isinstance(f, _CACHEABLE) and _identity_hashed(f):
+            self.resolved[f] = target
+        return target
+
+    def resolve(self, f: Callable, primitives: bool) -> Callable:
+        """What running `f` in this context means (the default `overdub`)."""
+        key, bound = split(f)
+        if primitives:
+            method = self.primitive_for(f, key)
+            if method is not None:
+                return method if bound is NOSELF else functools.partial(method, bound)
+        body = self.body(key)
+        if body is not None:
+            return body if bound is NOSELF else types.MethodType(body, bound)
+        return self.foreign(f)
+
+    def primitive_for(self, f: Callable, key: Any) -> Callable | None:
+        table = self.profile.primitives
+        if not table:
+            return None
+        try:
+            name = table.get(f) or table.get(key)
+        except TypeError:
+            return None
+        return getattr(self.ctx, name) if name else None
+
+    def body(self, key: Any) -> Callable | None:
+        """The transformed body (or model) of a canonical callee, if the engine has one."""
+        if type(key) is types.FunctionType:
+            transformed = self.transformed(key)
+            if transformed is not None:
+                return transformed
+        model = _models.model_for(key)
+        if model is None:
+            return None
+        function, leading = model
+        transformed = self.transformed(function)
+        if transformed is None:
+            return None
+        return functools.partial(transformed, *leading) if leading else transformed
+
+    def transformed(self, f: types.FunctionType) -> Callable | None:
+        found = self.functions.get(f)
+        if found is None and f not in self.functions:
+            try:
+                result = transform(f, self.mode)
+            except SourceUnavailable as why:
+                self.reasons[f] = str(why)
+                found = None
+            else:
+                found = bind(result.code, f, _Cells(self, result.constants))
+            self.functions[f] = found
+        return found
+
+    def foreign(self, f: Callable) -> Callable:
+        if "fallback" in self.profile.hooks or self.profile.tagging:
+            return functools.partial(self.ctx.fallback, f)
+        return f
+
+    # Cells ------------------------------------------------------------------
+
+    def _cell_values(self) -> dict:
+        pre = self.ctx.prehook if "prehook" in self.profile.hooks else None
+        post = self.ctx.posthook if "posthook" in self.profile.hooks else None
+        ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
+        values = {"res": self.dispatch, "ctx": self.ctx, "visible": _visible}
+        if self.mode.hooked:
+            factory = helper_factory(pre is not None, post is not None, ovd is not None)
+            helpers = factory(pre, post, self.dispatch, ovd)
+            values.update(zip([f"call{n}" for n in range(len(helpers) - 1)] + ["callx"],
+                              helpers))
+        call1 = values.get("call1") or (lambda f, x: self.dispatch(f)(x))
+        values["iter"] = _make_iterate(call1)
+        for extension in EXTENSIONS:
+            values.update(extension(self))
+        return values
+
+    def cell(self, identifier: str) -> types.CellType:
+        found = self.cells.get(identifier)
+        if found is None:
+            what = identifier[identifier.index("_", 5) + 1:-2]
+            found = self.cells[identifier] = types.CellType(self.values[what])
+        return found
+
+
+class _Cells:
+    """The cells a transformed function is bound with: hoisted constants, then ours."""
+
+    def __init__(self, runtime: Runtime, constants: dict) -> None:
+        self.runtime = runtime
+        self.constants = constants
+
+    def __getitem__(self, identifier: str) -> types.CellType:
+        found = self.constants.get(identifier)
+        return found if found is not None else self.runtime.cell(identifier)
+
+
+def runtime_of(ctx: Any) -> Runtime:
+    """The context's runtime, rebuilt if any context class changed since it was made."""
+    runtime = ctx._runtime
+    if runtime is None or runtime.version != _version[0]:
+        runtime = Runtime(ctx, profile_of(type(ctx), ctx.tag is not None))
+        ctx._runtime = runtime
+    return runtime
+
+
+def _mode_of(ctx: Any, profile: Profile) -> Mode:
+    if profile.intercepts_operators:
+        operators = None
+    else:
+        operators = frozenset(f for f in profile.primitives if f in OPERATOR_FUNCTIONS)
+    passes = tuple(ctx.passes)
+    return Mode(hooked=profile.hooked, operators=operators,
+                protocols=profile.intercepts_protocols, tagging=profile.tagging,
+                passes=passes, context_type=type(ctx) if passes else None)
+
+
+def _make_dispatch(resolved: dict, miss: Callable) -> Callable:
+    def dispatch(f):
+        try:
+            return resolved[f]
+        except (KeyError, TypeError):
+            return miss(f)
+
+    return dispatch
+
+
+def _identity_hashed(f: Any) -> bool:
+    return not isinstance(f, type) or type(f).__hash__ is type.__hash__
+
+
+def _make_iterate(call1: Callable) -> Callable:
+    def iterate(iterable):
+        if type(iterable) in _NATIVE_ITERABLES:
+            return iterable
+        return call1(iter, iterable)
+
+    return iterate
+
+
+def _visible(names: Any) -> Any:
+    """`locals()`, `vars()`, `dir()` without the engine's hidden names."""
+    if isinstance(names, dict):
+        return {k: v for k, v in names.items() if not k.startswith("__ovd")}
+    return [k for k in names if not k.startswith("__ovd")]

@@ -1,0 +1,57 @@
+"""The traversal every engine step shares: a function body, not nested bodies.
+
+Bodies of nested `def`, `lambda` and `class` are left as written (they are
+transformed when called inside a context); what runs in the enclosing scope,
+decorators, default values, class bases and keywords, is visited. A visit of a
+statement may return a list of statements to put in its place.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+class BodyTransformer(ast.NodeTransformer):
+    def transform_body(self, tree: ast.FunctionDef) -> ast.FunctionDef:
+        tree.body = self.statements(tree.body)
+        return tree
+
+    def statements(self, body: list) -> list:
+        out: list = []
+        for stmt in body:
+            result = self.visit(stmt)
+            out.extend(result if isinstance(result, list) else [result])
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                if value and isinstance(value[0], ast.stmt):
+                    setattr(node, field, self.statements(value))
+                else:
+                    setattr(node, field, [self.visit(v) if isinstance(v, ast.AST) else v
+                                          for v in value])
+            elif isinstance(value, ast.AST):
+                setattr(node, field, self.visit(value))
+        return node
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        self.visit_defaults(node.args)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        self.visit_defaults(node.args)
+        return node
+
+    def visit_defaults(self, args: ast.arguments) -> None:
+        args.defaults = [self.visit(d) for d in args.defaults]
+        args.kw_defaults = [d and self.visit(d) for d in args.kw_defaults]
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.bases = [self.visit(b) for b in node.bases]
+        node.keywords = [self.visit(k) for k in node.keywords]
+        return node
