@@ -63,7 +63,7 @@ canrecurse.why = _why
 def run_default(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
     """The default `overdub`: a primitive, else the transformed body, else `fallback`."""
     runtime = nooverdub(runtime_of)(ctx)
-    if runtime.profile.empty:
+    if runtime.empty:
         return f(*args, **kwargs)
     return nooverdub(runtime.dispatch)(f)(*args, **kwargs)
 
@@ -77,7 +77,7 @@ def call_untagged(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
 
 def _recursed(ctx: Context, f: Callable) -> Callable:
     runtime = runtime_of(ctx)
-    if runtime.profile.empty:
+    if runtime.empty:
         return f
     return runtime.resolve(f, primitives=False)
 

@@ -59,7 +59,7 @@ class _Calls(BodyTransformer):
             node.func = node.func.args[0]
             setattr(node, NATIVE, True)
         node = self.generic_visit(node)
-        if is_native(node):
+        if is_native(node, self.level):
             return node
         func = node.func
         if isinstance(func, ast.Name) and func.id in _FRAME_NAMES or (

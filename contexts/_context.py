@@ -144,19 +144,19 @@ class Profile:
     @property
     def hooked(self) -> bool:
         """Whether call sites must call hooks (so they need a helper frame)."""
-        return bool(self.hooks & {"prehook", "posthook", "overdub"}) or self.tagging
+        return bool(self.hooks & {"prehook", "posthook", "overdub"})
 
     @property
     def intercepts_operators(self) -> bool:
         """Whether operators must become calls (else they stay native)."""
-        return self.hooked or "fallback" in self.hooks or any(
+        return self.hooked or self.tagging or "fallback" in self.hooks or any(
             _is_operator_function(f) for f in self.primitives
         )
 
     @property
     def intercepts_protocols(self) -> bool:
         """Whether implicit protocol calls (iteration, dunders) must be seen."""
-        return self.hooked or any(
+        return self.hooked or self.tagging or any(
             getattr(f, "__name__", "").startswith("__") for f in self.primitives
         )
 

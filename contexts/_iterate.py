@@ -19,10 +19,12 @@ def intercept_iteration(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
 
 class _Iteration(BodyTransformer):
     def __init__(self, level: int) -> None:
+        self.level = level
         self.helper = hidden(level, "iter")
 
     def wrap(self, node: ast.expr) -> ast.expr:
-        return call(name(self.helper, node), [node], node, native=True)
+        # Native for this context; an outer context runs the helper in its own.
+        return call(name(self.helper, node), [node], node, native=self.level)
 
     def visit_For(self, node: ast.For) -> ast.AST:
         node = self.generic_visit(node)

@@ -43,15 +43,21 @@ OPERATOR_FUNCTIONS = frozenset(
      operator.contains, operator.getitem, operator.setitem, operator.delitem])
 
 
-def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None) -> ast.FunctionDef:
-    """Lower the operators of `tree`'s body (all of them, or those in `wanted`)."""
-    return _Lowering(level, wanted).transform_body(tree)
+def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None,
+          attributes: bool = False) -> ast.FunctionDef:
+    """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
+
+    With `attributes`, attribute loads, stores and deletions become calls of
+    `getattr`, `setattr` and `delattr` too (the tagging layer needs them).
+    """
+    return _Lowering(level, wanted, attributes).transform_body(tree)
 
 
 class _Lowering(BodyTransformer):
-    def __init__(self, level: int, wanted: frozenset | None) -> None:
+    def __init__(self, level: int, wanted: frozenset | None, attributes: bool) -> None:
         self.level = level
         self.wanted = wanted
+        self.attributes = attributes
         self.temps = 0
         self.walrus_allowed = True
 
@@ -69,8 +75,7 @@ class _Lowering(BodyTransformer):
 
     def visit_Assign(self, node: ast.Assign):
         node.value = self.visit(node.value)
-        if not self.lowers(operator.setitem) or not any(
-                isinstance(n, ast.Subscript) for t in node.targets for n in ast.walk(t)):
+        if not any(self.lowers_store(n) for t in node.targets for n in ast.walk(t)):
             node.targets = [self.store_target(t) for t in node.targets]
             return node
         # Python evaluates the value, then stores into each target left to right.
@@ -80,9 +85,12 @@ class _Lowering(BodyTransformer):
             out.extend(self.store(target, name(value, node)))
         return out
 
+    def lowers_store(self, target: ast.AST) -> bool:
+        return (isinstance(target, ast.Subscript) and self.lowers(operator.setitem)) or (
+            isinstance(target, ast.Attribute) and self.attributes)
+
     def visit_AnnAssign(self, node: ast.AnnAssign):
-        if node.value is None or not isinstance(node.target, ast.Subscript) or not \
-                self.lowers(operator.setitem):
+        if node.value is None or not self.lowers_store(node.target):
             return self.generic_visit(node)
         value = self.temp()
         return [assign(value, self.visit(node.value), node),
@@ -102,10 +110,14 @@ class _Lowering(BodyTransformer):
 
     def store(self, target: ast.expr, value: ast.expr) -> list:
         """Statements storing `value` into `target` in Python's order."""
-        if isinstance(target, ast.Subscript):
+        if isinstance(target, ast.Subscript) and self.lowers(operator.setitem):
             setitem = self.op(operator.setitem, [self.visit(target.value),
                                                  self.visit(target.slice), value], target)
             return [ast.copy_location(ast.Expr(value=setitem), target)]
+        if isinstance(target, ast.Attribute) and self.attributes:
+            attribute = constant(target.attr, target)
+            store = self.op(setattr, [self.visit(target.value), attribute, value], target)
+            return [ast.copy_location(ast.Expr(value=store), target)]
         if isinstance(target, (ast.Tuple, ast.List)):
             temps, elements = [], []
             for element in target.elts:
@@ -135,12 +147,11 @@ class _Lowering(BodyTransformer):
         holder = self.temp()
         out.append(assign(holder, self.visit(target.value), node))
         if isinstance(target, ast.Attribute):
-            load = ast.Attribute(value=name(holder, node), attr=target.attr, ctx=ast.Load())
-            ast.copy_location(load, target)
+            load = self.visit(ast.copy_location(ast.Attribute(
+                value=name(holder, node), attr=target.attr, ctx=ast.Load()), target))
             result = self.op(function, [load, self.visit(node.value)], node)
             store = ast.Attribute(value=name(holder, node), attr=target.attr, ctx=ast.Store())
-            ast.copy_location(store, target)
-            out.append(ast.copy_location(ast.Assign(targets=[store], value=result), node))
+            out.extend(self.store(ast.copy_location(store, target), result))
             return out
         key = self.temp()
         out.append(assign(key, self.visit(target.slice), node))
@@ -176,7 +187,7 @@ class _Lowering(BodyTransformer):
         return out + [ast.copy_location(branch, node)]
 
     def visit_Delete(self, node: ast.Delete):
-        if not self.lowers(operator.delitem):
+        if not self.lowers(operator.delitem) and not self.attributes:
             return self.generic_visit(node)
         out: list = []
         plain: list = []
@@ -192,6 +203,11 @@ class _Lowering(BodyTransformer):
                 delitem = self.op(operator.delitem, [self.visit(target.value),
                                                      self.visit(target.slice)], target)
                 out.append(ast.copy_location(ast.Expr(value=delitem), target))
+            elif isinstance(target, ast.Attribute) and self.attributes:
+                flush()
+                delete = self.op(delattr, [self.visit(target.value),
+                                           constant(target.attr, target)], target)
+                out.append(ast.copy_location(ast.Expr(value=delete), target))
             else:
                 plain.append(self.store_target(target))
         flush()
@@ -209,6 +225,12 @@ class _Lowering(BodyTransformer):
         node = self.generic_visit(node)
         function = UNARY[type(node.op)]
         return self.op(function, [node.operand], node) if self.lowers(function) else node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        node = self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and self.attributes:
+            return self.op(getattr, [node.value, constant(node.attr, node)], node)
+        return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         node = self.generic_visit(node)

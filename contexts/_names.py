@@ -13,7 +13,9 @@ import re
 from typing import Any
 
 PREFIX = "__ovd"
-NATIVE = "ovd_native"  # attribute set on an `ast.Call` the engine must leave alone
+# Attribute of an `ast.Call` the engine must leave alone: True at every level, or
+# the one level whose own machinery the call is (an outer context still sees it).
+NATIVE = "ovd_native"
 _HIDDEN = re.compile(r"__ovd(\d+)_")
 
 
@@ -50,15 +52,17 @@ def constant(value: Any, where: ast.AST) -> ast.Constant:
 
 
 def call(func: ast.expr, args: list, where: ast.AST, keywords: list | None = None,
-         native: bool = False) -> ast.Call:
+         native: bool | int = False) -> ast.Call:
     node = ast.copy_location(ast.Call(func=func, args=args, keywords=keywords or []), where)
-    if native:
-        setattr(node, NATIVE, True)
+    if native is not False:
+        setattr(node, NATIVE, native)
     return node
 
 
-def is_native(node: ast.AST) -> bool:
-    return getattr(node, NATIVE, False)
+def is_native(node: ast.AST, level: int) -> bool:
+    """Whether the call pass at `level` must leave this call alone."""
+    native = getattr(node, NATIVE, False)
+    return native is True or (native is not False and native == level)
 
 
 def assign(target: str, value: ast.expr, where: ast.AST) -> ast.Assign:

@@ -32,7 +32,7 @@ from contexts._lower import lower
 from contexts._names import hidden, hidden_names_in, level_of
 from contexts._source import Located, SourceUnavailable, locate, register_generated
 
-TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level) -> tree
+TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code) -> tree
 
 
 @attrs.frozen
@@ -104,13 +104,13 @@ def _is_generated(located: Located, f: types.FunctionType) -> bool:
 def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     tree = function_node(located)
     level = level_of(tree)
-    if mode.operators != frozenset():
-        tree = lower(tree, level, mode.operators)
+    if mode.operators != frozenset() or mode.tagging:
+        tree = lower(tree, level, mode.operators, attributes=mode.tagging)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
     if mode.tagging:
         for tagging_pass in TAGGING_PASSES:
-            tree = tagging_pass(tree, level)
+            tree = tagging_pass(tree, level, f.__code__)
     tree = rewrite_calls(tree, level, mode.hooked)
     if mode.protocols:
         tree = intercept_iteration(tree, level)

@@ -20,6 +20,7 @@ from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
 from contexts._helpers import helper_factory
 from contexts._lower import OPERATOR_FUNCTIONS
+from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
 from contexts._source import SourceUnavailable
 
@@ -30,6 +31,7 @@ _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, by
                                type({}.items())})
 
 EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
+BUILTIN_PRIMITIVES: list = []  # tagging installs (ctx, key, f) -> callable or None
 
 
 class Runtime:
@@ -40,6 +42,7 @@ class Runtime:
         self.profile = profile
         self.version = _version[0]
         self.mode = _mode_of(ctx, profile)
+        self.empty = profile.empty and not self.mode.passes  # runs code natively
         self.resolved: dict = {}
         self.functions: dict = {}
         self.reasons: dict = {}
@@ -62,6 +65,10 @@ class Runtime:
             method = self.primitive_for(f, key)
             if method is not None:
                 return method if bound is NOSELF else functools.partial(method, bound)
+        if self.profile.tagging:
+            builtin = BUILTIN_PRIMITIVES[0](self.ctx, key, f)
+            if builtin is not None:
+                return builtin if bound is NOSELF else functools.partial(builtin, bound)
         body = self.body(key)
         if body is not None:
             return body if bound is NOSELF else types.MethodType(body, bound)
@@ -101,7 +108,7 @@ class Runtime:
                 self.reasons[f] = str(why)
                 found = None
             else:
-                found = bind(result.code, f, _Cells(self, result.constants))
+                found = bind(result.code, f, _Cells(self, result.constants, f))
             self.functions[f] = found
         return found
 
@@ -116,6 +123,8 @@ class Runtime:
         pre = self.ctx.prehook if "prehook" in self.profile.hooks else None
         post = self.ctx.posthook if "posthook" in self.profile.hooks else None
         ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
+        if ovd is not None and self.profile.primitives:
+            ovd = self._primitives_first(ovd)
         values = {"res": self.dispatch, "ctx": self.ctx, "visible": _visible}
         if self.mode.hooked:
             factory = helper_factory(pre is not None, post is not None, ovd is not None)
@@ -128,6 +137,23 @@ class Runtime:
             values.update(extension(self))
         return values
 
+    def _primitives_first(self, overdub: Callable) -> Callable:
+        """The overridden `overdub`, except for the callees that have a primitive.
+
+        A primitive is the more specific method, as Cassette's
+        `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`.
+        """
+        def primitives_first(f, /, *args, **kwargs):
+            key, bound = nooverdub(split)(f)
+            method = nooverdub(self.primitive_for)(f, key)
+            if method is None:
+                return overdub(f, *args, **kwargs)
+            if bound is not NOSELF:
+                return method(bound, *args, **kwargs)
+            return method(*args, **kwargs)
+
+        return primitives_first
+
     def cell(self, identifier: str) -> types.CellType:
         found = self.cells.get(identifier)
         if found is None:
@@ -139,13 +165,20 @@ class Runtime:
 class _Cells:
     """The cells a transformed function is bound with: hoisted constants, then ours."""
 
-    def __init__(self, runtime: Runtime, constants: dict) -> None:
+    def __init__(self, runtime: Runtime, constants: dict, f: types.FunctionType) -> None:
         self.runtime = runtime
         self.constants = constants
+        self.f = f
 
     def __getitem__(self, identifier: str) -> types.CellType:
         found = self.constants.get(identifier)
-        return found if found is not None else self.runtime.cell(identifier)
+        if found is not None:
+            return found
+        if "_cellof_" in identifier:  # the cell object of one of f's free variables
+            wanted = identifier[identifier.index("_cellof_") + 8:-2]
+            own = dict(zip(self.f.__code__.co_freevars, self.f.__closure__ or ()))
+            return types.CellType(own[wanted])
+        return self.runtime.cell(identifier)
 
 
 def runtime_of(ctx: Any) -> Runtime:
@@ -163,6 +196,8 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
     else:
         operators = frozenset(f for f in profile.primitives if f in OPERATOR_FUNCTIONS)
     passes = tuple(ctx.passes)
+    if passes:
+        operators = None  # a pass sees every operator as a call
     return Mode(hooked=profile.hooked, operators=operators,
                 protocols=profile.intercepts_protocols, tagging=profile.tagging,
                 passes=passes, context_type=type(ctx) if passes else None)

@@ -1,0 +1,98 @@
+"""How tagging plugs into the engine: its pass, its primitives, its cells.
+
+Contexts with a tag get the tagging pass in their pipeline, the heap
+primitives before their own `overdub`/`fallback` (a user `@primitive` on the
+same function still wins), the cell helpers the pass refers to, and a
+`fallback` that untags arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any
+
+from contexts import _api, _pipeline, _runtime
+from tagging import _heap as heap
+from tagging import _primitives as primitives
+from tagging import _tag
+from tagging._passes import tagging_pass
+from tagging._store import ABSENT
+from tagging._tag import Tagged, rawest
+
+TRANSPARENT = frozenset({_tag.tag, _tag.untag, _tag.metadata, _tag.hasmetadata,
+                         _tag.istagged, _tag.hastagging, _tag.metadatatype})
+
+
+def enabletagging_under(ctx, inner_ctx, f):
+    """`enabletagging` run inside a tagging context records that context's tag."""
+    return _tag.enabletagging(inner_ctx, f, ctx.tag)
+
+
+BUILTINS = {**primitives.BUILTINS, _tag.enabletagging: enabletagging_under}
+
+
+def builtin_primitive(ctx: Any, key: Any, f: Any) -> Any:
+    """What a tagging context runs for `key` before its own overdub, or None."""
+    if key in TRANSPARENT:
+        return f
+    found = BUILTINS.get(key)
+    if found is None:
+        return None
+    return functools.partial(found, ctx, key) if isinstance(key, type) else \
+        functools.partial(found, ctx)
+
+
+def cell_values(runtime: Any) -> dict:
+    """The helpers the tagging pass refers to, bound to one context."""
+    if not runtime.profile.tagging:
+        return {}
+    ctx = runtime.ctx
+    tag = ctx.tag
+    store = tag.store
+
+    def gload(namespace, key, value):
+        return heap.retag(tag, value, store.lookup(namespace, key, rawest(value)))
+
+    def gstore(namespace, key, value):
+        inner, meta = heap.split(value, tag)
+        if meta is ABSENT:
+            store.forget(namespace, key)
+        else:
+            store.record(namespace, key, rawest(inner), meta)
+        return inner
+
+    def cload(cell, value):
+        return heap.retag(tag, value, store.lookup(cell, 0, rawest(value)))
+
+    def cstore(cell, value):
+        return gstore(cell, 0, value)
+
+    def plain(value):
+        return heap.own(value, tag)
+
+    return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
+            "plain": plain, "iter": functools.partial(primitives.iterate, ctx)}
+
+
+def untag_arguments(ctx: Any, args: tuple, kwargs: dict) -> tuple:
+    """Arguments of a foreign call, without this context's tag."""
+    tag = ctx.tag
+    args = tuple(_plain_argument(a, tag) for a in args)
+    if kwargs:
+        kwargs = {k: _plain_argument(v, tag) for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def _plain_argument(value: Any, tag: Any) -> Any:
+    if type(value) is Tagged:
+        return heap.own(value, tag)
+    if type(value) is types.GeneratorType:
+        return (heap.own(item, tag) for item in value)
+    return value
+
+
+_pipeline.TAGGING_PASSES.append(tagging_pass)
+_runtime.EXTENSIONS.append(cell_values)
+_runtime.BUILTIN_PRIMITIVES.append(builtin_primitive)
+_api.UNTAG_ARGUMENTS.append(untag_arguments)

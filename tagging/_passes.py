@@ -1,0 +1,218 @@
+"""The tagging pass: the remaining ways a value reaches the heap become calls.
+
+Lowering already made attribute access and subscripts calls. This pass adds
+module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
+`gstore`), closure cells (`cload`/`cstore` keyed by the cell), container
+displays and comprehensions (built by primitives that keep the heap plain),
+defaults of nested functions and f-string fields (untagged). Truth tests need
+no rewriting: a `Tagged` answers `bool` with its plain value.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from contexts._names import call, constant, hidden, name
+from contexts._visit import BodyTransformer
+from tagging import _primitives as primitives
+
+_BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def tagging_pass(tree: ast.FunctionDef, level: int, code: types.CodeType) -> ast.FunctionDef:
+    return _Tagging(tree, level, code).run(tree)
+
+
+class _Tagging(BodyTransformer):
+    def __init__(self, tree: ast.FunctionDef, level: int, code: types.CodeType) -> None:
+        self.level = level
+        self.declared_global = _declared(tree, ast.Global)
+        self.locals = (_bound_names(tree) | set(code.co_varnames)) - self.declared_global
+        self.cellvars = set(code.co_cellvars) - {"__class__"}
+        self.freevars = {n for n in code.co_freevars
+                         if n != "__class__" and not n.startswith("__ovd")}
+        self.shadowed: list = []  # names bound by the comprehensions being visited
+
+    def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
+        tree = self.transform_body(tree)
+        parameters = [a.arg for a in (*tree.args.posonlyargs, *tree.args.args,
+                                      *tree.args.kwonlyargs, tree.args.vararg,
+                                      tree.args.kwarg) if a is not None]
+        prologue = [self.cell_store(p, name(p, tree), tree) for p in parameters
+                    if p in self.cellvars]
+        docstring = 1 if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(
+            tree.body[0].value, ast.Constant) and isinstance(tree.body[0].value.value, str) \
+            else 0
+        tree.body[docstring:docstring] = prologue
+        return tree
+
+    def helper(self, what: str, args: list, where: ast.AST) -> ast.Call:
+        return call(name(hidden(self.level, what), where), args, where, native=True)
+
+    def is_shadowed(self, identifier: str) -> bool:
+        return any(identifier in names for names in self.shadowed)
+
+    # Names: globals and closure cells ---------------------------------------------
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if not isinstance(node.ctx, ast.Load) or node.id.startswith("__ovd") or \
+                self.is_shadowed(node.id):
+            return node
+        if node.id in self.cellvars or node.id in self.freevars:
+            return self.helper("cload", [self.cell(node.id, node), node], node)
+        if node.id not in self.locals:
+            module = call(ast.Name(id="globals", ctx=ast.Load()), [], node, native=True)
+            return self.helper("gload", [module, constant(node.id, node), node], node)
+        return node
+
+    def cell(self, identifier: str, where: ast.AST) -> ast.expr:
+        """The cell object holding `identifier`."""
+        if identifier in self.freevars:
+            return name(hidden(self.level, f"cellof_{identifier}"), where)
+        getter = ast.Lambda(args=_no_arguments(), body=name(identifier, where))
+        closure = ast.Attribute(value=ast.copy_location(getter, where), attr="__closure__",
+                                ctx=ast.Load())
+        first = ast.Subscript(value=ast.copy_location(closure, where),
+                              slice=constant(0, where), ctx=ast.Load())
+        return ast.copy_location(first, where)
+
+    def cell_store(self, identifier: str, value: ast.expr, where: ast.AST) -> ast.stmt:
+        stored = self.helper("cstore", [self.cell(identifier, where), value], where)
+        return ast.copy_location(
+            ast.Assign(targets=[name(identifier, where, store=True)], value=stored), where)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        node.value = self.visit(node.value)
+        node.targets = [self.visit(t) for t in node.targets]
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            return node
+        target = node.targets[0].id
+        if target in self.cellvars or target in self.freevars:
+            return self.cell_store(target, node.value, node)
+        if target in self.declared_global:
+            module = call(ast.Name(id="globals", ctx=ast.Load()), [], node, native=True)
+            node.value = self.helper("gstore", [module, constant(target, node), node.value],
+                                     node)
+        return node
+
+    # Containers -------------------------------------------------------------------
+
+    def display(self, function, args: list, where: ast.AST) -> ast.Call:
+        return call(constant(function, where), args, where)
+
+    def visit_List(self, node: ast.List) -> ast.expr:
+        node = self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or getattr(node, "ovd_temporary", False):
+            return node
+        return self.display(primitives.display_list, node.elts, node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> ast.expr:
+        node = self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        return self.display(primitives.display_tuple, node.elts, node)
+
+    def visit_Set(self, node: ast.Set) -> ast.expr:
+        node = self.generic_visit(node)
+        return self.display(primitives.display_set, node.elts, node)
+
+    def visit_Dict(self, node: ast.Dict) -> ast.expr:
+        node = self.generic_visit(node)
+        flat: list = []
+        for key, value in zip(node.keys, node.values):
+            flat += [key if key is not None else constant(primitives.DOUBLE_STAR, node),
+                     value]
+        return self.display(primitives.display_dict, flat, node)
+
+    def comprehension_scope(self, node: ast.AST) -> None:
+        bound = set()
+        for generator in node.generators:
+            bound |= {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
+        self.shadowed.append(bound)
+        node.generators[0].iter = self.visit(node.generators[0].iter)
+        for index, generator in enumerate(node.generators):
+            if index:
+                generator.iter = self.visit(generator.iter)
+            generator.ifs = [self.visit(test) for test in generator.ifs]
+        for field in ("elt", "key", "value"):
+            if hasattr(node, field):
+                setattr(node, field, self.visit(getattr(node, field)))
+        self.shadowed.pop()
+
+    def visit_ListComp(self, node: ast.ListComp) -> ast.expr:
+        self.comprehension_scope(node)
+        return self.display(primitives.list_from, [node], node)
+
+    def visit_SetComp(self, node: ast.SetComp) -> ast.expr:
+        self.comprehension_scope(node)
+        temporary = ast.copy_location(ast.ListComp(elt=node.elt, generators=node.generators),
+                                      node)
+        starred = ast.copy_location(ast.Starred(value=temporary, ctx=ast.Load()), node)
+        return self.display(primitives.display_set, [starred], node)
+
+    def visit_DictComp(self, node: ast.DictComp) -> ast.expr:
+        self.comprehension_scope(node)
+        pair = ast.copy_location(ast.List(elts=[node.key, node.value], ctx=ast.Load()), node)
+        pair.ovd_temporary = True
+        temporary = ast.copy_location(ast.ListComp(elt=pair, generators=node.generators),
+                                      node)
+        return self.display(primitives.dict_from, [temporary], node)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.expr:
+        self.comprehension_scope(node)
+        return node
+
+    # What leaves the frame untagged ------------------------------------------------
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.AST:
+        node = self.generic_visit(node)
+        node.value = self.helper("plain", [node.value], node)
+        return node
+
+    def visit_defaults(self, args: ast.arguments) -> None:
+        super().visit_defaults(args)
+        args.defaults = [self.helper("plain", [d], d) for d in args.defaults]
+        args.kw_defaults = [d and self.helper("plain", [d], d) for d in args.kw_defaults]
+
+
+def _no_arguments() -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+
+
+def _declared(tree: ast.FunctionDef, kind: type) -> set:
+    found: set = set()
+    for node in _own_nodes(tree):
+        if isinstance(node, kind):
+            found.update(node.names)
+    return found
+
+
+def _own_nodes(tree: ast.AST):
+    """The nodes of a function body, not of nested functions or classes."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _BINDERS) or isinstance(node, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _bound_names(tree: ast.FunctionDef) -> set:
+    names = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
+    for node in _own_nodes(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, _BINDERS):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return names

@@ -1,0 +1,76 @@
+"""The shadow store: metadata of heap slots, kept beside a heap that stays plain.
+
+A slot is (container, key): a list index, a dict key, an object's `__dict__`
+key, a slotted attribute, a class attribute, a closure cell. The store keeps
+the raw object it saw written there with the metadata; a read re-attaches the
+metadata only if the slot still holds that very object. Floats, complex
+numbers, big ints and fractions are stored as fresh copies, so a later write
+of an equal shared constant by code the context did not see is not mistaken
+for ours. The store keeps the containers it knows alive (their ids stay
+theirs) and lives as long as the tag that owns it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+ABSENT = object()  # no metadata for this slot
+
+
+class Store:
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
+
+    def __len__(self) -> int:
+        return sum(len(slots) for _, slots in self.entries.values())
+
+    def slots(self, container: Any) -> dict | None:
+        entry = self.entries.get(id(container))
+        return entry[1] if entry is not None else None
+
+    def record(self, container: Any, slot: Any, raw: Any, meta: Any) -> None:
+        entry = self.entries.get(id(container))
+        if entry is None:
+            entry = self.entries[id(container)] = (container, {})
+        entry[1][slot] = (raw, meta)
+
+    def forget(self, container: Any, slot: Any) -> None:
+        entry = self.entries.get(id(container))
+        if entry is not None:
+            entry[1].pop(slot, None)
+
+    def lookup(self, container: Any, slot: Any, raw: Any) -> Any:
+        """The metadata recorded for the slot, if it still holds `raw`; else ABSENT."""
+        entry = self.entries.get(id(container))
+        if entry is None:
+            return ABSENT
+        try:
+            found = entry[1].get(slot)
+        except TypeError:  # an unhashable key cannot name a slot
+            return ABSENT
+        if found is None or found[0] is not raw:
+            return ABSENT
+        return found[1]
+
+    def replace(self, container: Any, slots: dict) -> None:
+        if slots:
+            self.entries[id(container)] = (container, slots)
+        else:
+            self.entries.pop(id(container), None)
+
+
+def fresh(raw: Any) -> Any:
+    """An equal object of the same type that no other code holds, where one can be made."""
+    kind = type(raw)
+    if kind is float:
+        return raw * 1.0
+    if kind is complex:
+        return complex(raw.real, raw.imag)
+    if kind is int and not -5 <= raw <= 256:
+        return raw + 0
+    if kind is Fraction:
+        return Fraction(raw)
+    return raw

@@ -1,0 +1,124 @@
+"""Tags, tagged values and the tagging API.
+
+A `Tag` is made fresh by every `enabletagging` call, so two uses of the same
+function, nested or side by side, never share one. A `Tagged` pairs a value
+with the metadata one tag gives it; it lives only in the frames of transformed
+code. Values tagged by several nested contexts are wrapped once per tag, the
+innermost context's wrapper outside.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+import attrs
+
+from contexts import Context, similarcontext
+from contexts._context import NoMetaData
+from tagging._store import Store
+
+_serials = itertools.count(1)
+
+
+@attrs.define(eq=False, repr=False)
+class Tag:
+    """The identity of one tagging context (and the owner of its shadow store)."""
+
+    context_name: str
+    parent: "Tag | None" = None
+    serial: int = attrs.field(factory=lambda: next(_serials))
+    store: Store = attrs.field(factory=Store)
+
+    def __repr__(self) -> str:
+        parent = f", parent={self.parent.serial}" if self.parent else ""
+        return f"Tag({self.context_name}#{self.serial}{parent})"
+
+
+class Tagged:
+    """A value with the metadata one tag gave it; never stored in the heap."""
+
+    __slots__ = ("tag", "value", "meta")
+
+    def __init__(self, tag: Tag, value: Any, meta: Any) -> None:
+        self.tag = tag
+        self.value = value
+        self.meta = meta
+
+    def __repr__(self) -> str:
+        return f"Tagged({self.tag!r}, {self.value!r}, {self.meta!r})"
+
+    def __bool__(self) -> bool:
+        return bool(rawest(self))
+
+
+def rawest(x: Any) -> Any:
+    """The plain value under every tag."""
+    while type(x) is Tagged:
+        x = x.value
+    return x
+
+
+def enabletagging(ctx: Context, f: Callable, _parent: Tag | None = None) -> Context:
+    """A copy of `ctx` with a fresh tag, unique to this call, for running `f`."""
+    if not isinstance(ctx, Context):
+        raise TypeError(f"enabletagging() needs a Context, got {type(ctx).__name__}")
+    if not callable(f):
+        raise TypeError(f"enabletagging() needs the function to run, got {f!r}")
+    return similarcontext(ctx, tag=Tag(type(ctx).__name__, _parent))
+
+
+def hastagging(ctx: Any) -> bool:
+    """Whether `ctx` (a context) has tagging enabled."""
+    return isinstance(ctx, Context) and isinstance(ctx.tag, Tag)
+
+
+def metadatatype(ctx_type: type, value_type: type) -> type:
+    """The type of metadata a `value_type` value may carry in contexts of `ctx_type`."""
+    if not (isinstance(ctx_type, type) and issubclass(ctx_type, Context)):
+        raise TypeError(f"metadatatype() needs a context type, got {ctx_type!r}")
+    return ctx_type.metadatatype(value_type)
+
+
+def tag(value: Any, ctx: Context, meta: Any = NoMetaData()) -> Tagged:
+    """`value` tagged for `ctx`, carrying `meta` (checked against `metadatatype`)."""
+    if not hastagging(ctx):
+        raise TypeError(
+            f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
+            "context with enabletagging(ctx, f) first")
+    if istagged(value, ctx):
+        raise ValueError(f"{value!r} is already tagged for this context; untag it first")
+    if not isinstance(meta, NoMetaData):
+        value_type = type(rawest(value))
+        allowed = metadatatype(type(ctx), value_type)
+        if allowed is NoMetaData or allowed is None:
+            raise TypeError(
+                f"{value_type.__name__} values may carry no metadata in "
+                f"{type(ctx).__name__}; define the classmethod metadatatype(cls, "
+                "value_type) on the context type to allow it")
+        if not isinstance(rawest(meta), allowed):
+            raise TypeError(
+                f"metadata {rawest(meta)!r} of type {type(rawest(meta)).__name__} is not "
+                f"a {getattr(allowed, '__name__', allowed)}, the metadata type of "
+                f"{value_type.__name__} values in {type(ctx).__name__}")
+    return Tagged(ctx.tag, value, meta)
+
+
+def untag(x: Any, ctx: Context) -> Any:
+    """The value under `ctx`'s tag (any other value unchanged)."""
+    return x.value if type(x) is Tagged and x.tag is ctx.tag else x
+
+
+def istagged(x: Any, ctx: Context) -> bool:
+    """Whether `x` is tagged for `ctx` (a value tagged for another context is not)."""
+    return type(x) is Tagged and x.tag is ctx.tag
+
+
+def metadata(x: Any, ctx: Context) -> Any:
+    """The metadata `ctx` gave `x`, or `NoMetaData()`."""
+    return x.meta if type(x) is Tagged and x.tag is ctx.tag else NoMetaData()
+
+
+def hasmetadata(x: Any, ctx: Context) -> bool:
+    """Whether `x` carries metadata for `ctx`."""
+    return not isinstance(metadata(x, ctx), NoMetaData)
