@@ -34,6 +34,11 @@ def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool) -> ast.Functi
     return _Calls(tree, level, hooked).transform_body(tree)
 
 
+def resolve_markers(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
+    """`contextslot()` becomes the context; `nooverdub(f)(...)` a native call of `f`."""
+    return _Markers(level).transform_body(tree)
+
+
 def is_nooverdub(node: ast.expr) -> bool:
     """`nooverdub(x)` in callee position (written by a user or a pass)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -45,6 +50,19 @@ def is_contextslot(node: ast.AST) -> bool:
             and node.func.id == "contextslot" and not node.args and not node.keywords)
 
 
+class _Markers(BodyTransformer):
+    def __init__(self, level: int) -> None:
+        self.level = level
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if is_contextslot(node):
+            return name(hidden(self.level, "ctx"), node)
+        if is_nooverdub(node.func):
+            node.func = node.func.args[0]
+            setattr(node, NATIVE, True)
+        return self.generic_visit(node)
+
+
 class _Calls(BodyTransformer):
     def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool) -> None:
         self.level = level
@@ -53,11 +71,6 @@ class _Calls(BodyTransformer):
         self.first = positional[0].arg if positional else None
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        if is_contextslot(node):
-            return name(hidden(self.level, "ctx"), node)
-        if is_nooverdub(node.func):
-            node.func = node.func.args[0]
-            setattr(node, NATIVE, True)
         node = self.generic_visit(node)
         if is_native(node, self.level):
             return node

@@ -27,10 +27,10 @@ def split(f: Callable) -> tuple[Any, Any]:
         owner = f.__self__
         if owner is None or isinstance(owner, (types.ModuleType, type)):
             return f, NOSELF
-        descriptor = _lookup(type(owner), f.__name__)
+        descriptor = _lookup(type(owner), f.__name__, f)
         return (descriptor, owner) if descriptor is not None else (f, NOSELF)
     if kind is types.MethodWrapperType:
-        descriptor = _lookup(type(f.__self__), f.__name__)
+        descriptor = f.__objclass__.__dict__.get(f.__name__)
         return (descriptor, f.__self__) if descriptor is not None else (f, NOSELF)
     if isinstance(f, type) or kind in _PLAIN:
         return f, NOSELF
@@ -47,9 +47,10 @@ def canonical(f: Callable) -> Any:
     return f
 
 
-def _lookup(klass: type, name: str) -> Any:
+def _lookup(klass: type, name: str, method: Any) -> Any:
+    """The C descriptor of `klass` that `method` is bound from (an override may hide it)."""
     for base in klass.__mro__:
         found = base.__dict__.get(name)
-        if found is not None:
-            return found if callable(found) else None
+        if type(found) is types.MethodDescriptorType and found.__get__(method.__self__) == method:
+            return found
     return None

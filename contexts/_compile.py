@@ -142,8 +142,17 @@ def check_current(f: types.FunctionType, located: Located) -> None:
 
 def finish_code(code: types.CodeType, original: types.CodeType) -> types.CodeType:
     """Give generated code the original's names and late flags."""
-    return code.replace(co_name=original.co_name, co_qualname=original.co_qualname,
-                        co_flags=code.co_flags | (original.co_flags & _LATE_FLAGS))
+    return _unprefixed(code).replace(
+        co_name=original.co_name, co_qualname=original.co_qualname,
+        co_flags=code.co_flags | (original.co_flags & _LATE_FLAGS))
+
+
+def _unprefixed(code: types.CodeType) -> types.CodeType:
+    """Nested code without the factory in its qualified name (a lambda has no `global`)."""
+    consts = tuple(_unprefixed(c) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_consts=consts,
+                        co_qualname=code.co_qualname.removeprefix(f"{FACTORY}.<locals>."))
 
 
 def bind(code: types.CodeType, f: types.FunctionType, cells: dict) -> types.FunctionType:

@@ -143,11 +143,25 @@ def dict_update(self, other=(), /, **kwargs):
         for key in other.keys():
             self[key] = other[key]
     else:
-        for pair in other:
-            key, value = pair
+        for position, pair in enumerate(other):
+            try:
+                key, value = pair
+            except (TypeError, ValueError):
+                nooverdub(_bad_pair)(pair, position)
+                raise
             self[key] = value
     for key in kwargs:
         self[key] = kwargs[key]
+
+
+def _bad_pair(pair, position):
+    """Raise CPython's error for an element of `dict(pairs)` that is not a pair."""
+    if not hasattr(type(pair), "__iter__") and not hasattr(type(pair), "__getitem__"):
+        raise TypeError(f"cannot convert dictionary update sequence element #{position} "
+                        "to a sequence")
+    if hasattr(type(pair), "__len__") and len(pair) != 2:
+        raise ValueError(f"dictionary update sequence element #{position} has length "
+                         f"{len(pair)}; 2 is required")
 
 
 def list_extend(self, iterable, /):
@@ -194,6 +208,10 @@ def max_(*args, key=None, default=_MISSING):
     return _extreme("max", args, key, default, operator.gt)
 
 
+_EMPTY = ("{}() arg is an empty sequence" if sys.version_info < (3, 12)
+          else "{}() iterable argument is empty")  # CPython's message
+
+
 def _extreme(name, args, key, default, better):
     if not args:
         raise TypeError(f"{name} expected at least 1 argument, got 0")
@@ -213,7 +231,7 @@ def _extreme(name, args, key, default, better):
             best, best_key = item, item_key
     if best is _MISSING:
         if default is _MISSING:
-            raise ValueError(f"{name}() iterable argument is empty")
+            raise ValueError(_EMPTY.format(name))
         return default
     return best
 

@@ -4,11 +4,12 @@
     2. check    that the source is what the function was compiled from
     3. lower    operators into calls of `operator` functions
     4. passes   the user's passes, in order
-    5. tagging  the tagging passes, when the context tags values
-    6. calls    every call site through the context
-    7. iterate  iteration through the context, when protocols are watched
-    8. hoist    objects held in `ast.Constant` nodes into closure cells
-    9. compile  in the original lexical context, and register the tree
+    5. markers  `nooverdub` and `contextslot` written by the user or a pass
+    6. tagging  the tagging passes, when the context tags values
+    7. calls    every call site through the context
+    8. iterate  iteration through the context, when protocols are watched
+    9. hoist    objects held in `ast.Constant` nodes into closure cells
+   10. compile  in the original lexical context, and register the tree
 
 The result depends only on the code object and the `Mode` (what the context
 type intercepts), so it is cached per code object, weakly, and shared by
@@ -25,7 +26,7 @@ from typing import Any, Callable
 
 import attrs
 
-from contexts._calls import rewrite_calls
+from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._iterate import intercept_iteration
 from contexts._lower import lower
@@ -108,6 +109,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
         tree = lower(tree, level, mode.operators, attributes=mode.tagging)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
+    tree = resolve_markers(tree, level)
     if mode.tagging:
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, level, f.__code__)

@@ -14,7 +14,7 @@ import functools
 import types
 from typing import Any, Callable
 
-from contexts import _models
+from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
@@ -72,6 +72,9 @@ class Runtime:
         body = self.body(key)
         if body is not None:
             return body if bound is NOSELF else types.MethodType(body, bound)
+        if bound is NOSELF and _protocols.has_protocol(key):
+            perform = self.transformed(_protocols.perform)
+            return _protocols.dispatcher(key, self.foreign(f), perform)
         return self.foreign(f)
 
     def primitive_for(self, f: Callable, key: Any) -> Callable | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import types
 
-from contexts._names import call, constant, hidden, name
+from contexts._names import NATIVE, call, constant, hidden, name
 from contexts._visit import BodyTransformer
 from tagging import _primitives as primitives
 
@@ -85,6 +85,8 @@ class _Tagging(BodyTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         node.value = self.visit(node.value)
         node.targets = [self.visit(t) for t in node.targets]
+        if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            return self.unpacking(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return node
         target = node.targets[0].id
@@ -94,6 +96,41 @@ class _Tagging(BodyTransformer):
             module = call(ast.Name(id="globals", ctx=ast.Load()), [], node, native=True)
             node.value = self.helper("gstore", [module, constant(target, node), node.value],
                                      node)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if getattr(node, NATIVE, False) is True:  # machinery: leave the callee alone
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            return node
+        return self.generic_visit(node)
+
+    # Unpacking ---------------------------------------------------------------------
+
+    def unpacking(self, node: ast.Assign) -> list:
+        """`a, (b, c) = v`: every level of the target gets its items' metadata."""
+        target = node.targets[0]
+        node.value = self.display(primitives.unpack, [node.value, _shape(target, node)], node)
+        return [node, *self.starred_fixups(target)]
+
+    def starred_fixups(self, target: ast.expr) -> list:
+        """`a, *rest = v` makes `rest` from tagged items: store them plainly."""
+        fixups = []
+        for element in ast.walk(target):
+            if isinstance(element, ast.Starred) and isinstance(element.value, ast.Name):
+                rebuilt = self.display(primitives.list_from, [name(element.value.id, element)],
+                                       element)
+                fixups.append(ast.copy_location(ast.Assign(
+                    targets=[name(element.value.id, element, store=True)], value=rebuilt),
+                    element))
+        return fixups
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        node = self.generic_visit(node)
+        if isinstance(node.target, (ast.Tuple, ast.List)):
+            node.iter = self.display(primitives.unpack_each,
+                                     [node.iter, _shape(node.target, node)], node)
+            node.body[:0] = self.starred_fixups(node.target)
         return node
 
     # Containers -------------------------------------------------------------------
@@ -134,6 +171,9 @@ class _Tagging(BodyTransformer):
         for index, generator in enumerate(node.generators):
             if index:
                 generator.iter = self.visit(generator.iter)
+            if isinstance(generator.target, (ast.Tuple, ast.List)) and not generator.is_async:
+                generator.iter = self.display(primitives.unpack_each, [
+                    generator.iter, _shape(generator.target, generator.iter)], generator.iter)
             generator.ifs = [self.visit(test) for test in generator.ifs]
         for field in ("elt", "key", "value"):
             if hasattr(node, field):
@@ -174,6 +214,21 @@ class _Tagging(BodyTransformer):
         super().visit_defaults(args)
         args.defaults = [self.helper("plain", [d], d) for d in args.defaults]
         args.kw_defaults = [d and self.helper("plain", [d], d) for d in args.kw_defaults]
+
+
+def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:
+    """The nesting of an unpacking target: None for a leaf, a tuple for a sub-target."""
+
+    def shape(node: ast.expr):
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(shape(e) for e in node.elts)
+        return None
+
+    shapes, starred = [], False
+    for element in target.elts:
+        starred = starred or isinstance(element, ast.Starred)
+        shapes.append(None if starred else shape(element))  # after a star, positions move
+    return constant(tuple(shapes), where)
 
 
 def _no_arguments() -> ast.arguments:

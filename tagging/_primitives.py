@@ -131,6 +131,25 @@ def _iterate_nested(ctx, iterable, raw):
             raw, index, nooverdub(rawest)(item)))
 
 
+def unpack(ctx, value, shape):
+    """The items of `value` for an unpacking target of the given (nested) shape.
+
+    The result is a temporary list, unpacked at once by the caller; nested
+    positions are unpacked in turn, so every level gets its metadata back.
+    """
+    items = nooverdub(list)(iterate(ctx, value))
+    for index, inner in nooverdub(enumerate)(shape):
+        if inner is not None and index < nooverdub(len)(items):
+            nooverdub(operator.setitem)(items, index, unpack(ctx, items[index], inner))
+    return items
+
+
+def unpack_each(ctx, iterable, shape):
+    """`unpack` for each item of a loop whose target has that shape."""
+    for item in iterate(ctx, iterable):
+        yield unpack(ctx, item, shape)
+
+
 # Containers ------------------------------------------------------------------------
 
 def list_append(ctx, container, value):
@@ -321,7 +340,7 @@ BUILTINS: dict = {
     dict.setdefault: dict_setdefault,
     deque.append: list_append,
     display_list: display_list, display_tuple: display_tuple, display_dict: display_dict,
-    list_from: list_from, dict_from: dict_from,
+    list_from: list_from, dict_from: dict_from, unpack: unpack, unpack_each: unpack_each,
 }
 for _method in (list.insert, list.pop, list.remove, list.reverse, list.clear,
                 deque.appendleft, deque.pop, deque.popleft, deque.rotate, deque.remove,

@@ -16,7 +16,7 @@ import attrs
 
 from contexts import Context, similarcontext
 from contexts._context import NoMetaData
-from tagging._store import Store
+from tagging._store import Store, fresh
 
 _serials = itertools.count(1)
 
@@ -81,7 +81,11 @@ def metadatatype(ctx_type: type, value_type: type) -> type:
 
 
 def tag(value: Any, ctx: Context, meta: Any = NoMetaData()) -> Tagged:
-    """`value` tagged for `ctx`, carrying `meta` (checked against `metadatatype`)."""
+    """`value` tagged for `ctx`, carrying `meta` (checked against `metadatatype`).
+
+    The tagged value holds a fresh copy of `value` where one can be made, so the
+    heap slots it is stored in hold an object no other code shares.
+    """
     if not hastagging(ctx):
         raise TypeError(
             f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
@@ -101,7 +105,7 @@ def tag(value: Any, ctx: Context, meta: Any = NoMetaData()) -> Tagged:
                 f"metadata {rawest(meta)!r} of type {type(rawest(meta)).__name__} is not "
                 f"a {getattr(allowed, '__name__', allowed)}, the metadata type of "
                 f"{value_type.__name__} values in {type(ctx).__name__}")
-    return Tagged(ctx.tag, value, meta)
+    return Tagged(ctx.tag, fresh(value), meta)
 
 
 def untag(x: Any, ctx: Context) -> Any:

@@ -1,0 +1,196 @@
+"""Operators on user classes: the dunders an operator calls, called in the context.
+
+Lowering makes `a + b` the call `operator.add(a, b)`. Run natively, CPython would
+call `type(a).__add__` (or `type(b).__radd__`) where no context sees it, so the
+context resolves an operator function to a `dispatcher`: when an operand's class
+defines the operator's method in Python, `plan` lists the methods CPython would
+try, in its order, and `perform` (run transformed, like a model) calls them
+through the context, so hooks see `Vec.__add__` and the engine recurses into it.
+Otherwise the operator runs exactly as before: natively, or through `fallback`.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import Any, Callable
+
+from contexts._marks import nooverdub
+
+_NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
+                           list, tuple, dict, set, frozenset, range, slice})
+_C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType)
+
+# operator -> (method, reflected method, symbol in error messages)
+_BINARY = {
+    operator.add: ("__add__", "__radd__", "+"), operator.sub: ("__sub__", "__rsub__", "-"),
+    operator.mul: ("__mul__", "__rmul__", "*"),
+    operator.matmul: ("__matmul__", "__rmatmul__", "@"),
+    operator.truediv: ("__truediv__", "__rtruediv__", "/"),
+    operator.floordiv: ("__floordiv__", "__rfloordiv__", "//"),
+    operator.mod: ("__mod__", "__rmod__", "%"),
+    operator.pow: ("__pow__", "__rpow__", "** or pow()"),
+    operator.lshift: ("__lshift__", "__rlshift__", "<<"),
+    operator.rshift: ("__rshift__", "__rrshift__", ">>"),
+    operator.and_: ("__and__", "__rand__", "&"), operator.or_: ("__or__", "__ror__", "|"),
+    operator.xor: ("__xor__", "__rxor__", "^"),
+}
+# in-place operator -> (method, the binary operator it falls back to)
+_INPLACE = {
+    operator.iadd: ("__iadd__", operator.add), operator.isub: ("__isub__", operator.sub),
+    operator.imul: ("__imul__", operator.mul),
+    operator.imatmul: ("__imatmul__", operator.matmul),
+    operator.itruediv: ("__itruediv__", operator.truediv),
+    operator.ifloordiv: ("__ifloordiv__", operator.floordiv),
+    operator.imod: ("__imod__", operator.mod), operator.ipow: ("__ipow__", operator.pow),
+    operator.ilshift: ("__ilshift__", operator.lshift),
+    operator.irshift: ("__irshift__", operator.rshift),
+    operator.iand: ("__iand__", operator.and_), operator.ior: ("__ior__", operator.or_),
+    operator.ixor: ("__ixor__", operator.xor),
+}
+# comparison -> (method, reflected method, symbol)
+_COMPARE = {
+    operator.lt: ("__lt__", "__gt__", "<"), operator.le: ("__le__", "__ge__", "<="),
+    operator.gt: ("__gt__", "__lt__", ">"), operator.ge: ("__ge__", "__le__", ">="),
+    operator.eq: ("__eq__", "__eq__", "=="), operator.ne: ("__ne__", "__ne__", "!="),
+}
+# operators that call one method of their first operand and return what it returns
+_DIRECT = {
+    operator.neg: "__neg__", operator.pos: "__pos__", operator.invert: "__invert__",
+    operator.getitem: "__getitem__", operator.setitem: "__setitem__",
+    operator.delitem: "__delitem__", operator.contains: "__contains__",
+}
+
+
+def has_protocol(op: Any) -> bool:
+    """Whether `op` is an operator function that may call a user class's dunder."""
+    try:
+        return op in _BINARY or op in _INPLACE or op in _COMPARE or op in _DIRECT
+    except TypeError:
+        return False
+
+
+def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
+    """`op` as a context runs it: `foreign` unless a Python dunder is involved."""
+
+    def run(*args):
+        for arg in args:
+            if type(arg) not in _NATIVE_TYPES:
+                steps = nooverdub(plan)(op, args)
+                if steps:
+                    return perform(op, steps, args)
+                break
+        return foreign(*args)
+
+    return run
+
+
+def perform(op, steps, args):
+    """Call the planned methods in order (in the context); the first answer wins."""
+    for method, operands, seen in steps:
+        result = method(*operands) if seen else nooverdub(method)(*operands)
+        if nooverdub(_answers)(op, result):
+            return nooverdub(_result)(op, result)
+    return nooverdub(_unanswered)(op, args)
+
+
+def plan(op: Callable, args: tuple) -> list | None:
+    """`[(method, operands, whether it runs in the context)]`, or None for native."""
+    if op in _DIRECT:
+        method = _dunder(type(args[0]), _DIRECT[op])
+        return [(method, args, True)] if type(method) is types.FunctionType else None
+    if op in _INPLACE:
+        name, binary = _INPLACE[op]
+        method = _dunder(type(args[0]), name)
+        if not _known(method):
+            return None
+        steps = _binary_steps(binary, *args, force=type(method) is types.FunctionType)
+        if steps is None:
+            return None
+        return ([_step(method, args)] if method is not None else []) + steps
+    if op in _BINARY:
+        return _binary_steps(op, *args)
+    return _compare_steps(op, *args)
+
+
+def _binary_steps(op, a, b, force=False):
+    name, reflected_name, _ = _BINARY[op]
+    ta, tb = type(a), type(b)
+    forward = _dunder(ta, name)
+    reflected = _dunder(tb, reflected_name) if tb is not ta else None
+    if not (force or _worth(forward, reflected)) or not _known(forward, reflected):
+        return None
+    steps = []
+    if reflected is not None and issubclass(tb, ta) and \
+            reflected is not _dunder(ta, reflected_name):
+        steps.append(_step(reflected, (b, a)))
+        reflected = None
+    if forward is not None:
+        steps.append(_step(forward, (a, b)))
+    if reflected is not None:
+        steps.append(_step(reflected, (b, a)))
+    return steps
+
+
+def _compare_steps(op, a, b):
+    name, reflected_name, _ = _COMPARE[op]
+    ta, tb = type(a), type(b)
+    forward, reflected = _dunder(ta, name), _dunder(tb, reflected_name)
+    if not _worth(forward, reflected) or not _known(forward, reflected):
+        return None
+    steps = []
+    if tb is not ta and issubclass(tb, ta) and reflected is not None:
+        steps.append(_step(reflected, (b, a)))
+        reflected = None
+    if forward is not None:
+        steps.append(_step(forward, (a, b)))
+    if reflected is not None:
+        steps.append(_step(reflected, (b, a)))
+    return steps
+
+
+def _step(method, operands):
+    return method, operands, type(method) is types.FunctionType
+
+
+def _dunder(cls: type, name: str) -> Any:
+    """The class attribute `name` as the interpreter finds it (None when absent)."""
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name)
+        if found is not None:
+            return found
+    return None
+
+
+def _worth(*methods) -> bool:
+    return any(type(m) is types.FunctionType for m in methods)
+
+
+def _known(*methods) -> bool:
+    """Whether every method is a plain function or a C slot (else leave it native)."""
+    return all(m is None or type(m) is types.FunctionType or isinstance(m, _C_METHODS)
+               for m in methods)
+
+
+def _answers(op, result) -> bool:
+    return result is not NotImplemented or op in _DIRECT
+
+
+def _result(op, result):
+    return bool(result) if op is operator.contains else result
+
+
+def _unanswered(op, args):
+    a, b = args
+    if op is operator.eq:
+        return a is b
+    if op is operator.ne:
+        return a is not b
+    names = f"'{type(a).__name__}' and '{type(b).__name__}'"
+    if op in _COMPARE:
+        raise TypeError(f"'{_COMPARE[op][2]}' not supported between instances of {names}")
+    if op in _INPLACE:
+        symbol = "**=" if op is operator.ipow else _BINARY[_INPLACE[op][1]][2] + "="
+    else:
+        symbol = _BINARY[op][2]
+    raise TypeError(f"unsupported operand type(s) for {symbol}: {names}")
