@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 
 from contexts._names import NATIVE, call, hidden, is_native, name
+from contexts._iterate import IterationMixin
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
@@ -30,8 +31,10 @@ _FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
-def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool) -> ast.FunctionDef:
-    return _Calls(tree, level, hooked).transform_body(tree)
+def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool,
+                  iterating: bool) -> ast.FunctionDef:
+    """Route every call site through the context (and iteration, with `iterating`)."""
+    return _Calls(tree, level, hooked, iterating).transform_body(tree)
 
 
 def resolve_markers(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
@@ -63,10 +66,12 @@ class _Markers(BodyTransformer):
         return self.generic_visit(node)
 
 
-class _Calls(BodyTransformer):
-    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool) -> None:
+class _Calls(IterationMixin):
+    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool,
+                 iterating: bool) -> None:
         self.level = level
         self.hooked = hooked
+        self.iterating = iterating
         positional = [*tree.args.posonlyargs, *tree.args.args]
         self.first = positional[0].arg if positional else None
 

@@ -10,10 +10,10 @@ free variables of the body, filled from closure cells when binding.
 from __future__ import annotations
 
 import ast
+import pickle
 import types
 from typing import Iterable
 
-from contexts._names import NATIVE
 from contexts._source import Located, SourceUnavailable, same_code
 
 FACTORY = "__ovd_factory__"
@@ -34,19 +34,8 @@ def function_node(located: Located) -> ast.AST:
 
 
 def _copy(node: ast.AST) -> ast.AST:
-    """A deep copy of a subtree, cheaper than `copy.deepcopy` (no memo of leaves)."""
-    fields = {}
-    for name, value in ast.iter_fields(node):
-        if isinstance(value, list):
-            value = [_copy(v) if isinstance(v, ast.AST) else v for v in value]
-        elif isinstance(value, ast.AST):
-            value = _copy(value)
-        fields[name] = value
-    copy = type(node)(**fields)
-    for attribute in (*node._attributes, NATIVE):
-        if hasattr(node, attribute):
-            setattr(copy, attribute, getattr(node, attribute))
-    return copy
+    """A deep copy of a subtree (pickling is the fastest way; markers come along)."""
+    return pickle.loads(pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def compile_in_context(located: Located, tree: ast.AST, hidden: Iterable[str],
@@ -59,8 +48,11 @@ def compile_in_context(located: Located, tree: ast.AST, hidden: Iterable[str],
     inner = _wrap_chain(located.chain, inner, dummies)
     factory = _factory(hidden, located.chain, tree, inner)
     module = ast.Module(body=[*located.imports, factory], type_ignores=[])
-    ast.fix_missing_locations(module)
-    code = compile(module, located.filename, "exec", dont_inherit=True)
+    try:  # every node the engine makes has a location; a pass may forget one
+        code = compile(module, located.filename, "exec", dont_inherit=True)
+    except (TypeError, ValueError):
+        code = compile(ast.fix_missing_locations(module), located.filename, "exec",
+                       dont_inherit=True)
     found = _find(code, tree)
     if found is None:
         raise SourceUnavailable(f"compiled {located.filename!r} but lost the function")
@@ -105,10 +97,10 @@ def _factory(hidden: list, chain: tuple, tree: ast.AST, inner: ast.stmt) -> ast.
     body: list = []
     name = getattr(outermost, "name", None)
     if name and name.isidentifier():
-        body.append(ast.Global(names=[name]))  # keeps qualified names plain
+        body.append(ast.copy_location(ast.Global(names=[name]), outermost))  # plain qualnames
     body.append(inner)
     args = _no_args()
-    args.args = [ast.arg(arg=name) for name in hidden]
+    args.args = [ast.copy_location(ast.arg(arg=name), outermost) for name in hidden]
     factory = ast.FunctionDef(name=FACTORY, args=args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
     return ast.copy_location(factory, outermost)

@@ -148,9 +148,14 @@ class Profile:
 
     @property
     def intercepts_operators(self) -> bool:
-        """Whether operators must become calls (else they stay native)."""
+        """Whether operators must become calls (else they stay native).
+
+        A primitive on a dunder (`Vec.__add__`) needs them: the operator's call
+        is what reaches the dunder through the context.
+        """
         return self.hooked or self.tagging or "fallback" in self.hooks or any(
-            _is_operator_function(f) for f in self.primitives
+            _is_operator_function(f) or getattr(f, "__name__", "").startswith("__")
+            for f in self.primitives
         )
 
     @property

@@ -13,38 +13,36 @@ from contexts._names import call, hidden, name
 from contexts._visit import BodyTransformer
 
 
-def intercept_iteration(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
-    return _Iteration(level).transform_body(tree)
+class IterationMixin(BodyTransformer):
+    """Mixed into the call pass (one walk for both), active when `self.iterating`."""
 
-
-class _Iteration(BodyTransformer):
-    def __init__(self, level: int) -> None:
-        self.level = level
-        self.helper = hidden(level, "iter")
+    level: int
+    iterating: bool
 
     def wrap(self, node: ast.expr) -> ast.expr:
         # Native for this context; an outer context runs the helper in its own.
-        return call(name(self.helper, node), [node], node, native=self.level)
+        return call(name(hidden(self.level, "iter"), node), [node], node, native=self.level)
 
     def visit_For(self, node: ast.For) -> ast.AST:
         node = self.generic_visit(node)
-        node.iter = self.wrap(node.iter)
+        if self.iterating:
+            node.iter = self.wrap(node.iter)
         return node
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
         node = self.generic_visit(node)
-        if not node.is_async:
+        if self.iterating and not node.is_async:
             node.iter = self.wrap(node.iter)
         return node
 
     def visit_Starred(self, node: ast.Starred) -> ast.AST:
         node = self.generic_visit(node)
-        if isinstance(node.ctx, ast.Load):
+        if self.iterating and isinstance(node.ctx, ast.Load):
             node.value = self.wrap(node.value)
         return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         node = self.generic_visit(node)
-        if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+        if self.iterating and any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
             node.value = self.wrap(node.value)
         return node

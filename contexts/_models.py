@@ -37,50 +37,74 @@ def _plain(ctx: Any) -> bool:
 
 def construct(cls, /, *args, **kwargs):
     """`type.__call__`: `__new__`, then `__init__` when it made an instance."""
-    new = cls.__new__
-    if new is object.__new__:
-        obj = nooverdub(new)(cls, *args, **kwargs)
-    else:
+    new = nooverdub(_own_new)(cls)
+    if new:
         obj = new(cls, *args, **kwargs)
+    else:
+        obj = nooverdub(object.__new__)(cls, *args, **kwargs)
     if nooverdub(isinstance)(obj, cls):
-        init = nooverdub(type)(obj).__init__
-        if init is object.__init__:
-            nooverdub(init)(obj, *args, **kwargs)
-        elif init(obj, *args, **kwargs) is not None:
-            raise TypeError(f"__init__() should return None, not "
-                            f"'{nooverdub(type)(obj).__name__}'")
+        init = nooverdub(_own_init)(obj)
+        if init:
+            nooverdub(_check_init_result)(init(obj, *args, **kwargs))
+        else:
+            nooverdub(object.__init__)(obj, *args, **kwargs)
     return obj
+
+
+def _own_new(cls):
+    """`cls.__new__`, or None when it is `object.__new__` (which runs natively)."""
+    new = cls.__new__
+    return None if new is object.__new__ else new
+
+
+def _own_init(obj):
+    """`type(obj).__init__`, or None when it is `object.__init__`."""
+    init = type(obj).__init__
+    return None if init is object.__init__ else init
+
+
+def _check_init_result(result):
+    if result is not None:
+        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
 
 
 def dataclass_init(cls, /, self, *args, **kwargs):
     """The `__init__` that `dataclasses` generates, with stores in the context."""
-    bound = nooverdub(_dataclass_signature)(cls).bind(self, *args, **kwargs)
-    arguments = bound.arguments
-    frozen = cls.__dataclass_params__.frozen
+    frozen, fields = nooverdub(_dataclass_fields)(cls, self, args, kwargs)
     initvars = []
-    for field in nooverdub(_dataclass_fields)(cls):
-        if field.name in arguments:
-            value = arguments[field.name]
-        elif field.default_factory is not dataclasses.MISSING:
-            value = field.default_factory()
-        elif field.default is not dataclasses.MISSING:
-            value = field.default
-        else:
-            continue
-        if field._field_type is dataclasses._FIELD_INITVAR:
-            initvars.append(value)
+    for name, value, factory, initvar in fields:
+        if factory:
+            value = factory()
+        if initvar:
+            nooverdub(initvars.append)(value)
         elif frozen:
-            object.__setattr__(self, field.name, value)
+            object.__setattr__(self, name, value)
         else:
-            setattr(self, field.name, value)
-    post_init = getattr(cls, "__post_init__", None)
-    if post_init is not None:
+            setattr(self, name, value)
+    post_init = nooverdub(getattr)(cls, "__post_init__", None)
+    if post_init:
         post_init(self, *initvars)
 
 
-def _dataclass_fields(cls):
-    return [f for f in cls.__dataclass_fields__.values()
-            if f._field_type is not dataclasses._FIELD_CLASSVAR]
+def _dataclass_fields(cls, self, args, kwargs):
+    """`(frozen, [(name, value, default factory, whether an InitVar)])` to store."""
+    try:
+        arguments = _dataclass_signature(cls).bind(self, *args, **kwargs).arguments
+    except TypeError:
+        cls.__init__(self, *args, **kwargs)  # raises CPython's own message
+        raise
+    fields = []
+    for field in cls.__dataclass_fields__.values():
+        if field._field_type is dataclasses._FIELD_CLASSVAR:
+            continue
+        initvar = field._field_type is dataclasses._FIELD_INITVAR
+        if field.name in arguments:
+            fields.append((field.name, arguments[field.name], None, initvar))
+        elif field.default_factory is not dataclasses.MISSING:
+            fields.append((field.name, None, field.default_factory, initvar))
+        elif field.default is not dataclasses.MISSING:
+            fields.append((field.name, field.default, None, initvar))
+    return cls.__dataclass_params__.frozen, fields
 
 
 @functools.lru_cache(maxsize=None)
@@ -90,12 +114,21 @@ def _dataclass_signature(cls):
     return inspect.signature(cls.__init__)
 
 
-def namedtuple_new(cls, /, *args, **kwargs):
-    """The `__new__` that `collections.namedtuple` generates."""
-    bound = nooverdub(_signature_of)(cls.__new__).bind(cls, *args, **kwargs)
+def namedtuple_new(new, cls, /, *args, **kwargs):
+    """The `__new__` that `collections.namedtuple` generates (`new`)."""
+    values = [*nooverdub(_namedtuple_values)(new, cls, args, kwargs)]
+    return tuple.__new__(cls, values)
+
+
+def _namedtuple_values(new, cls, args, kwargs):
+    """The field values, in order, with the defaults filled in."""
+    try:
+        bound = _signature_of(new).bind(cls, *args, **kwargs)
+    except TypeError:
+        new(cls, *args, **kwargs)  # raises CPython's own message
+        raise
     bound.apply_defaults()
-    values = list(bound.arguments.values())[1:]
-    return nooverdub(tuple.__new__)(cls, values)
+    return tuple(bound.arguments.values())[1:]
 
 
 def _signature_of(f):
@@ -476,19 +509,72 @@ def filterfalse_(cls, predicate, iterable, /):
 
 
 def groupby_(cls, iterable, key=None):
-    items = list_(list, iterable)
-    index = 0
-    while index < len(items):
-        group_key = items[index] if key is None else key(items[index])
-        group = [items[index]]
-        index += 1
-        while index < len(items):
-            item_key = items[index] if key is None else key(items[index])
-            if not item_key == group_key:
-                break
-            group.append(items[index])
-            index += 1
-        yield group_key, iter(group)
+    """Lazy, calling `key` once per item, and a group ends when the next begins, as in C."""
+    state = nooverdub(_GroupBy)(iter(iterable), key)
+    while True:
+        nooverdub(_new_turn)(state)
+        while True:
+            if state.filled:
+                if state.targeted:
+                    if _same_key(state.target, state.current):
+                        pass
+                    else:
+                        break
+                else:
+                    break
+            if _groupby_step(state):
+                continue
+            return
+        state.target = state.current
+        state.targeted = True
+        yield state.current, _group(state, state.turn)
+
+
+class _GroupBy:
+    """What `groupby_` shares with its groups."""
+
+    def __init__(self, iterator, key):
+        self.iterator, self.key, self.keyed = iterator, key, key is not None
+        self.filled = self.targeted = False
+        self.value = self.current = self.target = None
+        self.turn = 0
+
+
+def _new_turn(state):
+    state.turn += 1
+
+
+def _is_turn(state, turn):
+    return state.turn == turn
+
+
+def _identical(a, b):
+    return a is b
+
+
+def _same_key(a, b):
+    return nooverdub(_identical)(a, b) or a == b
+
+
+def _groupby_step(state):
+    try:
+        value = next(state.iterator)
+    except StopIteration:
+        return False
+    state.current = state.key(value) if state.keyed else value
+    state.value = value
+    state.filled = True
+    return True
+
+
+def _group(state, turn):
+    while nooverdub(_is_turn)(state, turn):
+        if state.filled or _groupby_step(state):
+            if _same_key(state.target, state.current):
+                state.filled = False
+                yield state.value
+                continue
+        return
 
 
 # The table -------------------------------------------------------------------------
@@ -532,6 +618,9 @@ def model_for(key: Any) -> tuple | None:
 def _generated_model(f: types.FunctionType) -> tuple | None:
     """Models for the sourceless methods that dataclasses and namedtuple make."""
     owner_name, _, method = f.__qualname__.rpartition(".")
+    if method == "__new__" and (f.__module__ or "").startswith("namedtuple_") and \
+            f.__globals__.get("_tuple_new") is tuple.__new__:
+        return namedtuple_new, (f,)
     owner = sys.modules.get(f.__module__)
     for part in owner_name.split(".") if owner_name else ():
         owner = getattr(owner, part, None)
@@ -539,6 +628,4 @@ def _generated_model(f: types.FunctionType) -> tuple | None:
         return None
     if method == "__init__" and dataclasses.is_dataclass(owner):
         return dataclass_init, (owner,)
-    if method == "__new__" and issubclass(owner, tuple) and hasattr(owner, "_fields"):
-        return namedtuple_new, ()
     return None

@@ -35,11 +35,6 @@ def level_of(tree: ast.AST) -> int:
     return deepest + 1
 
 
-def hidden_names_in(tree: ast.AST) -> set:
-    """Every hidden name used in `tree`."""
-    return {node.id for node in ast.walk(tree)
-            if isinstance(node, ast.Name) and node.id.startswith(PREFIX)}
-
 
 def name(identifier: str, where: ast.AST | None = None, store: bool = False) -> ast.Name:
     node = ast.Name(id=identifier, ctx=ast.Store() if store else ast.Load())

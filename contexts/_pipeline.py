@@ -6,10 +6,10 @@
     4. passes   the user's passes, in order
     5. markers  `nooverdub` and `contextslot` written by the user or a pass
     6. tagging  the tagging passes, when the context tags values
-    7. calls    every call site through the context
-    8. iterate  iteration through the context, when protocols are watched
-    9. hoist    objects held in `ast.Constant` nodes into closure cells
-   10. compile  in the original lexical context, and register the tree
+    7. calls    every call site through the context, and iteration too when
+                protocols are watched (one walk for both)
+    8. hoist    objects held in `ast.Constant` nodes into closure cells
+    9. compile  in the original lexical context, and register the tree
 
 The result depends only on the code object and the `Mode` (what the context
 type intercepts), so it is cached per code object, weakly, and shared by
@@ -28,9 +28,8 @@ import attrs
 
 from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
-from contexts._iterate import intercept_iteration
 from contexts._lower import lower
-from contexts._names import hidden, hidden_names_in, level_of
+from contexts._names import PREFIX, hidden, level_of
 from contexts._source import Located, SourceUnavailable, locate, register_generated
 
 TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code) -> tree
@@ -104,7 +103,7 @@ def _is_generated(located: Located, f: types.FunctionType) -> bool:
 
 def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     tree = function_node(located)
-    level = level_of(tree)
+    level = level_of(tree) if _is_generated(located, f) else 0
     if mode.operators != frozenset() or mode.tagging:
         tree = lower(tree, level, mode.operators, attributes=mode.tagging)
     for user_pass in mode.passes:
@@ -113,19 +112,17 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     if mode.tagging:
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, level, f.__code__)
-    tree = rewrite_calls(tree, level, mode.hooked)
-    if mode.protocols:
-        tree = intercept_iteration(tree, level)
+    tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols)
     return tree, level
 
 
 def _run(f: types.FunctionType, mode: Mode) -> Transform:
     located = _located(f)
     tree, level = _steps(f, located, mode)
-    constants = _hoist(tree, level)
+    constants, names = _hoist(tree, level)
     original = f.__code__
     try:
-        code = compile_in_context(located, tree, hidden_names_in(tree), original.co_freevars)
+        code = compile_in_context(located, tree, names, original.co_freevars)
     except (SyntaxError, ValueError, TypeError) as error:
         names = ", ".join(getattr(p, "__name__", repr(p)) for p in mode.passes)
         raise PassError(
@@ -153,13 +150,22 @@ def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) 
 _LITERALS = (int, float, complex, str, bytes, bool, type(None), type(...))
 
 
-def _hoist(tree: ast.AST, level: int) -> dict:
-    """Replace constants holding arbitrary objects by names bound to cells."""
+def _hoist(tree: ast.AST, level: int) -> tuple[dict, set]:
+    """Replace constants holding arbitrary objects by names bound to cells.
+
+    One walk also collects the hidden names the tree uses (the compile step
+    makes them free variables). Returns (cells by name, hidden names).
+    """
     cells: dict = {}
+    names: set = set()
     by_identity: dict = {}
 
-    class Hoist(ast.NodeTransformer):
-        def visit_Constant(self, node: ast.Constant) -> ast.AST:
+    def replacement(node: ast.AST) -> ast.AST:
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id.startswith(PREFIX):
+                names.add(node.id)
+        elif kind is ast.Constant:
             value = node.value
             if type(value) in _LITERALS or (
                     type(value) in (tuple, frozenset) and _all_literal(value)):
@@ -169,10 +175,30 @@ def _hoist(tree: ast.AST, level: int) -> dict:
                 identifier = hidden(level, f"c{len(cells)}")
                 by_identity[id(value)] = identifier
                 cells[identifier] = types.CellType(value)
+            names.add(identifier)
             return ast.copy_location(ast.Name(id=identifier, ctx=ast.Load()), node)
+        return node
 
-    Hoist().visit(tree)
-    return cells
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        new = replacement(item)
+                        if new is item:
+                            stack.append(item)
+                        else:
+                            value[index] = new
+            elif isinstance(value, ast.AST):
+                new = replacement(value)
+                if new is value:
+                    stack.append(value)
+                else:
+                    setattr(node, field, new)
+    return cells, names
 
 
 def _all_literal(values: Any) -> bool:

@@ -74,15 +74,15 @@ def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
     """`op` as a context runs it: `foreign` unless a Python dunder is involved."""
 
     def run(*args):
-        for arg in args:
-            if type(arg) not in _NATIVE_TYPES:
-                steps = nooverdub(plan)(op, args)
-                if steps:
-                    return perform(op, steps, args)
-                break
-        return foreign(*args)
+        steps = plan(op, args)
+        return perform(op, steps, args) if steps else foreign(*args)
 
-    return run
+    def run2(a, b, /):  # the common case, kept short: it runs for every `x + y`
+        if type(a) in _NATIVE_TYPES and type(b) in _NATIVE_TYPES:
+            return foreign(a, b)
+        return run(a, b)
+
+    return run2 if op in _BINARY or op in _COMPARE or op in _INPLACE else run
 
 
 def perform(op, steps, args):
@@ -96,6 +96,11 @@ def perform(op, steps, args):
 
 def plan(op: Callable, args: tuple) -> list | None:
     """`[(method, operands, whether it runs in the context)]`, or None for native."""
+    for arg in args:
+        if type(arg) not in _NATIVE_TYPES:
+            break
+    else:
+        return None
     if op in _DIRECT:
         method = _dunder(type(args[0]), _DIRECT[op])
         return [(method, args, True)] if type(method) is types.FunctionType else None

@@ -11,7 +11,19 @@ from __future__ import annotations
 import ast
 
 
+_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+
+
 class BodyTransformer(ast.NodeTransformer):
+    def visit(self, node: ast.AST):
+        if isinstance(node, _LEAVES):  # nothing inside to visit
+            return self.visit_Constant(node) if type(node) is ast.Constant else node
+        visitor = getattr(self, "visit_" + type(node).__name__, None)
+        return visitor(node) if visitor is not None else self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        return node
+
     def transform_body(self, tree: ast.FunctionDef) -> ast.FunctionDef:
         tree.body = self.statements(tree.body)
         return tree
@@ -24,7 +36,8 @@ class BodyTransformer(ast.NodeTransformer):
         return out
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        for field, value in ast.iter_fields(node):
+        for field in node._fields:
+            value = getattr(node, field, None)
             if isinstance(value, list):
                 if value and isinstance(value[0], ast.stmt):
                     setattr(node, field, self.statements(value))
