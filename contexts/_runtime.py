@@ -23,6 +23,7 @@ from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
 from contexts._source import SourceUnavailable
+from contexts._trampolines import trampoline_for
 
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
@@ -69,6 +70,10 @@ class Runtime:
             builtin = BUILTIN_PRIMITIVES[0](self.ctx, key, f)
             if builtin is not None:
                 return builtin if bound is NOSELF else functools.partial(builtin, bound)
+        if not self.mode.protocols:
+            trampoline = trampoline_for(key, self.dispatch)
+            if trampoline is not None:
+                return trampoline if bound is NOSELF else functools.partial(trampoline, bound)
         body = self.body(key)
         if body is not None:
             return body if bound is NOSELF else types.MethodType(body, bound)
