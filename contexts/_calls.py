@@ -23,6 +23,7 @@ import ast
 
 from contexts._names import NATIVE, call, hidden, is_native, name
 from contexts._iterate import IterationMixin
+from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
@@ -51,6 +52,14 @@ def is_nooverdub(node: ast.expr) -> bool:
 def is_contextslot(node: ast.AST) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "contextslot" and not node.args and not node.keywords)
+
+
+def _is_operator(node: ast.expr) -> bool:
+    """Whether a callee is an `operator` function put there by lowering."""
+    try:
+        return isinstance(node, ast.Constant) and node.value in OPERATOR_FUNCTIONS
+    except TypeError:  # an unhashable object a pass put in a constant
+        return False
 
 
 class _Markers(BodyTransformer):
@@ -101,6 +110,9 @@ class _Calls(IterationMixin):
 
     def hooked_call(self, node: ast.Call) -> ast.Call:
         simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+        if simple and len(node.args) <= 2 and _is_operator(node.func):
+            helper = name(hidden(self.level, f"op{len(node.args)}"), node)
+            return call(helper, [node.func, *node.args], node)
         if simple and len(node.args) <= MAX_ARITY:
             helper = name(hidden(self.level, f"call{len(node.args)}"), node)
             return call(helper, [node.func, *node.args], node)

@@ -14,7 +14,7 @@ import linecache
 import threading
 import types
 
-from contexts._calls import MAX_ARITY, is_nooverdub
+from contexts._calls import MAX_ARITY
 from contexts._names import NATIVE
 from contexts._source import Located, register_generated
 
@@ -22,9 +22,14 @@ _lock = threading.Lock()
 _factories: dict = {}
 
 
-def helper_factory(prehook: bool, posthook: bool, overdub: bool):
-    """`factory(pre, post, res, ovd) -> (call0, ..., callN, callx)`, made once per kind."""
-    key = (prehook, posthook, overdub)
+def helper_factory(prehook: bool, posthook: bool, overdub: bool, claimed: bool):
+    """`factory(pre, post, res, ovd, get, miss, native, claimed) -> helpers`, once per kind.
+
+    The helpers are `call0` ... `callN`, `callx` and, for operator sites, `op1`
+    and `op2`, which run an operator on builtin operands natively (after the
+    hooks) unless the context claims that operator.
+    """
+    key = (prehook, posthook, overdub, claimed)
     factory = _factories.get(key)
     if factory is None:
         with _lock:
@@ -33,39 +38,53 @@ def helper_factory(prehook: bool, posthook: bool, overdub: bool):
     return factory
 
 
-def _source(prehook: bool, posthook: bool, overdub: bool) -> str:
-    lines = ["def helpers(pre, post, res, ovd):"]
-    names = []
+HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx", "op1", "op2"]
+
+
+def _source(prehook: bool, posthook: bool, overdub: bool, claimed: bool) -> str:
+    lines = ["def helpers(pre, post, res, ovd, get, miss, native, claimed):"]
     forms = [(f"call{n}", [f"a{i}" for i in range(n)]) for n in range(MAX_ARITY + 1)]
-    for helper, params in [*forms, ("callx", None)]:
-        names.append(helper)
+    forms += [("callx", None), ("op1", ["a0"]), ("op2", ["a0", "a1"])]
+    for helper, params in forms:
         if params is None:
             signature, passed = "f, args, kwargs, /", "*args, **kwargs"
         else:
             signature, passed = ", ".join(["f", *params, "/"]), ", ".join(params)
         with_f = f"f, {passed}" if passed else "f"
-        run = f"ovd({with_f})" if overdub else f"nooverdub(res)(f)({passed})"
         lines.append(f"    def {helper}({signature}):")
         if prehook:
             lines.append(f"        pre({with_f})")
+        *find, run = _run(helper, params, passed, with_f, overdub, claimed)
+        lines += [f"        {line}" for line in find]
         if posthook:
             lines += [f"        out = {run}", f"        post(out, {with_f})",
                       "        return out"]
         else:
             lines.append(f"        return {run}")
-    lines.append(f"    return {', '.join(names)}")
+    lines.append(f"    return {', '.join(HELPER_NAMES)}")
     return "\n".join(lines) + "\n"
 
 
-def _build(prehook: bool, posthook: bool, overdub: bool):
-    text = _source(prehook, posthook, overdub)
-    filename = f"<contexts helpers pre={prehook} post={posthook} overdub={overdub}>"
+def _run(helper: str, params, passed: str, with_f: str, overdub: bool,
+         claimed: bool) -> list:
+    """Statements that find the callee (machinery), then the call expression (last)."""
+    if overdub:
+        return [f"ovd({with_f})"]
+    if helper.startswith("op"):
+        test = " and ".join(f"type({p}) in native" for p in params)
+        if claimed:
+            test += " and f not in claimed"
+        return [f"g = f if {test} else res(f)", f"g({passed})"]
+    return ["try:", "    g = get(f)", "except TypeError:", "    g = None",
+            "if g is None:", "    g = miss(f)", f"g({passed})"]
+
+
+def _build(prehook: bool, posthook: bool, overdub: bool, claimed: bool):
+    filename = (f"<contexts helpers pre={prehook} post={posthook} overdub={overdub} "
+                f"claimed={claimed}>")
+    text = _source(prehook, posthook, overdub, claimed)
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     module = ast.parse(text, filename)
-    for node in ast.walk(module):
-        if isinstance(node, ast.Call) and is_nooverdub(node.func):
-            node.func = node.func.args[0]
-            setattr(node, NATIVE, True)
     namespace: dict = {}
     exec(compile(module, filename, "exec"), namespace)
     factory = namespace["helpers"]
@@ -73,6 +92,10 @@ def _build(prehook: bool, posthook: bool, overdub: bool):
     nested = {c.co_name: c for c in factory.__code__.co_consts if isinstance(c, types.CodeType)}
     for node in outer.body:
         if isinstance(node, ast.FunctionDef):
+            for stmt in node.body:  # finding the callee is machinery an outer context skips
+                if isinstance(stmt, (ast.Try, ast.If)) or (
+                        isinstance(stmt, ast.Assign) and stmt.targets[0].id == "g"):
+                    setattr(stmt, NATIVE, True)
             located = Located(node=node, chain=(outer,), imports=(), filename=filename)
             register_generated(nested[node.name], located)
     return factory

@@ -18,7 +18,7 @@ from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
-from contexts._helpers import helper_factory
+from contexts._helpers import HELPER_NAMES, helper_factory
 from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
@@ -27,6 +27,7 @@ from contexts._trampolines import trampoline_for
 
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
+_NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
                                type({}.items())})
@@ -135,15 +136,24 @@ class Runtime:
             ovd = self._primitives_first(ovd)
         values = {"res": self.dispatch, "ctx": self.ctx, "visible": _visible}
         if self.mode.hooked:
-            factory = helper_factory(pre is not None, post is not None, ovd is not None)
-            helpers = factory(pre, post, self.dispatch, ovd)
-            values.update(zip([f"call{n}" for n in range(len(helpers) - 1)] + ["callx"],
-                              helpers))
+            claimed = self._claimed_operators()
+            factory = helper_factory(pre is not None, post is not None, ovd is not None,
+                                     bool(claimed))
+            helpers = factory(pre, post, self.dispatch, ovd, self.resolved.get, self._miss,
+                              _NATIVE_OPERANDS if claimed is not None else frozenset(),
+                              claimed or frozenset())
+            values.update(zip(HELPER_NAMES, helpers))
         call1 = values.get("call1") or (lambda f, x: self.dispatch(f)(x))
         values["iter"] = _make_iterate(call1)
         for extension in EXTENSIONS:
             values.update(extension(self))
         return values
+
+    def _claimed_operators(self) -> frozenset | None:
+        """Operators that must not run natively on builtin operands (None: none may)."""
+        if "fallback" in self.profile.hooks:
+            return None
+        return frozenset(f for f in self.profile.primitives if f in OPERATOR_FUNCTIONS)
 
     def _primitives_first(self, overdub: Callable) -> Callable:
         """The overridden `overdub`, except for the callees that have a primitive.

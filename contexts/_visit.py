@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+from contexts._names import NATIVE
+
 
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
 
@@ -31,6 +33,9 @@ class BodyTransformer(ast.NodeTransformer):
     def statements(self, body: list) -> list:
         out: list = []
         for stmt in body:
+            if getattr(stmt, NATIVE, False) is True:  # engine machinery: left alone
+                out.append(stmt)
+                continue
             result = self.visit(stmt)
             out.extend(result if isinstance(result, list) else [result])
         return out
