@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from contexts._names import NATIVE, call, hidden, is_native, name
-from contexts._iterate import IterationMixin
+from contexts._implicit_sites import ImplicitMixin
 from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
@@ -32,10 +32,10 @@ _FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
-def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool,
-                  iterating: bool) -> ast.FunctionDef:
-    """Route every call site through the context (and iteration, with `iterating`)."""
-    return _Calls(tree, level, hooked, iterating).transform_body(tree)
+def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
+                  properties: bool, class_name: str | None) -> ast.FunctionDef:
+    """Route every call site through the context (and implicit calls, see the mixin)."""
+    return _Calls(tree, level, hooked, iterating, properties, class_name).transform_body(tree)
 
 
 def resolve_markers(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
@@ -75,16 +75,20 @@ class _Markers(BodyTransformer):
         return self.generic_visit(node)
 
 
-class _Calls(IterationMixin):
-    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool,
-                 iterating: bool) -> None:
+class _Calls(ImplicitMixin):
+    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
+                 properties: bool, class_name: str | None) -> None:
+        self.class_name = class_name
         self.level = level
         self.hooked = hooked
         self.iterating = iterating
+        self.properties = properties
         positional = [*tree.args.posonlyargs, *tree.args.args]
         self.first = positional[0].arg if positional else None
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
+        if isinstance(node.func, ast.Attribute):
+            node.func.ovd_callee = True  # `o.m(...)`: a method, not a property, is called
         node = self.generic_visit(node)
         if is_native(node, self.level):
             return node

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from contexts._names import assign, call, constant, hidden, name
+from contexts._names import assign, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 BINARY = {
@@ -44,22 +44,27 @@ OPERATOR_FUNCTIONS = frozenset(
 
 
 def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None,
-          attributes: bool = False) -> ast.FunctionDef:
+          attributes: bool = False, class_name: str | None = None) -> ast.FunctionDef:
     """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
 
     With `attributes`, attribute loads, stores and deletions become calls of
     `getattr`, `setattr` and `delattr` too (the tagging layer needs them).
     """
-    return _Lowering(level, wanted, attributes).transform_body(tree)
+    return _Lowering(level, wanted, attributes, class_name).transform_body(tree)
 
 
 class _Lowering(BodyTransformer):
-    def __init__(self, level: int, wanted: frozenset | None, attributes: bool) -> None:
+    def __init__(self, level: int, wanted: frozenset | None, attributes: bool,
+                 class_name: str | None) -> None:
         self.level = level
         self.wanted = wanted
         self.attributes = attributes
+        self.class_name = class_name  # private names are mangled with it
         self.temps = 0
         self.walrus_allowed = True
+
+    def attribute_name(self, node: ast.Attribute) -> ast.Constant:
+        return constant(mangled(node.attr, self.class_name), node)
 
     def lowers(self, function) -> bool:
         return self.wanted is None or function in self.wanted
@@ -115,7 +120,7 @@ class _Lowering(BodyTransformer):
                                                  self.visit(target.slice), value], target)
             return [ast.copy_location(ast.Expr(value=setitem), target)]
         if isinstance(target, ast.Attribute) and self.attributes:
-            attribute = constant(target.attr, target)
+            attribute = self.attribute_name(target)
             store = self.op(setattr, [self.visit(target.value), attribute, value], target)
             return [ast.copy_location(ast.Expr(value=store), target)]
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -206,7 +211,7 @@ class _Lowering(BodyTransformer):
             elif isinstance(target, ast.Attribute) and self.attributes:
                 flush()
                 delete = self.op(delattr, [self.visit(target.value),
-                                           constant(target.attr, target)], target)
+                                           self.attribute_name(target)], target)
                 out.append(ast.copy_location(ast.Expr(value=delete), target))
             else:
                 plain.append(self.store_target(target))
@@ -229,7 +234,7 @@ class _Lowering(BodyTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         node = self.generic_visit(node)
         if isinstance(node.ctx, ast.Load) and self.attributes:
-            return self.op(getattr, [node.value, constant(node.attr, node)], node)
+            return self.op(getattr, [node.value, self.attribute_name(node)], node)
         return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:

@@ -63,3 +63,12 @@ def is_native(node: ast.AST, level: int) -> bool:
 def assign(target: str, value: ast.expr, where: ast.AST) -> ast.Assign:
     node = ast.Assign(targets=[name(target, where, store=True)], value=value)
     return ast.copy_location(node, where)
+
+
+def mangled(attribute: str, class_name: str | None) -> str:
+    """`attribute` as the compiler stores it inside `class_name` (`__x` is private)."""
+    if class_name and attribute.startswith("__") and not attribute.endswith("__"):
+        stripped = class_name.lstrip("_")
+        if stripped:
+            return f"_{stripped}{attribute}"
+    return attribute

@@ -6,8 +6,8 @@
     4. passes   the user's passes, in order
     5. markers  `nooverdub` and `contextslot` written by the user or a pass
     6. tagging  the tagging passes, when the context tags values
-    7. calls    every call site through the context, and iteration too when
-                protocols are watched (one walk for both)
+    7. calls    every call site through the context, and the implicit ones
+                (iteration, properties, `with`) when protocols are watched
     8. hoist    objects held in `ast.Constant` nodes into closure cells
     9. compile  in the original lexical context, and register the tree
 
@@ -104,15 +104,19 @@ def _is_generated(located: Located, f: types.FunctionType) -> bool:
 def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     tree = function_node(located)
     level = level_of(tree) if _is_generated(located, f) else 0
+    class_name = next((s.name for s in reversed(located.chain)
+                       if isinstance(s, ast.ClassDef)), None)
     if mode.operators != frozenset() or mode.tagging:
-        tree = lower(tree, level, mode.operators, attributes=mode.tagging)
+        tree = lower(tree, level, mode.operators, attributes=mode.tagging,
+                     class_name=class_name)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
     tree = resolve_markers(tree, level)
     if mode.tagging:
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, level, f.__code__)
-    tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols)
+    tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
+                         properties=mode.protocols and not mode.tagging, class_name=class_name)
     return tree, level
 
 

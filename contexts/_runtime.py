@@ -14,6 +14,7 @@ import functools
 import types
 from typing import Any, Callable
 
+from contexts import _implicit as implicit
 from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind
@@ -28,9 +29,6 @@ from contexts._trampolines import trampoline_for
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
 _NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
-_NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
-                               range, type({}.keys()), type({}.values()),
-                               type({}.items())})
 
 EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
 BUILTIN_PRIMITIVES: list = []  # tagging installs (ctx, key, f) -> callable or None
@@ -143,8 +141,15 @@ class Runtime:
                               _NATIVE_OPERANDS if claimed is not None else frozenset(),
                               claimed or frozenset())
             values.update(zip(HELPER_NAMES, helpers))
-        call1 = values.get("call1") or (lambda f, x: self.dispatch(f)(x))
-        values["iter"] = _make_iterate(call1)
+        dispatch = self.dispatch
+        call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
+        call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
+        call3 = values.get("call3") or (lambda f, a, b, c, /: dispatch(f)(a, b, c))
+        callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
+        values["iter"] = implicit.make_iterate(call1)
+        values["attr"] = implicit.make_attribute(call1)
+        values["setattr"] = implicit.make_setattribute(call2, call3)
+        values["with"] = implicit.make_with(callx)
         for extension in EXTENSIONS:
             values.update(extension(self))
         return values
@@ -233,15 +238,6 @@ def _make_dispatch(resolved: dict, miss: Callable) -> Callable:
 
 def _identity_hashed(f: Any) -> bool:
     return not isinstance(f, type) or type(f).__hash__ is type.__hash__
-
-
-def _make_iterate(call1: Callable) -> Callable:
-    def iterate(iterable):
-        if type(iterable) in _NATIVE_ITERABLES:
-            return iterable
-        return call1(iter, iterable)
-
-    return iterate
 
 
 def _visible(names: Any) -> Any:

@@ -1,0 +1,112 @@
+"""Run-time helpers for the calls Python makes implicitly: iteration, properties, `with`.
+
+Generated code calls these (bound to one context) where the protocol pass put
+them. Each does the native thing when no Python code would run, and otherwise
+makes the Python method a call in the context, so hooks see a property's
+getter, a `Silo.__iter__` or a manager's `__enter__` like any other call.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable
+
+_NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
+                               range, type({}.keys()), type({}.values()),
+                               type({}.items()), types.GeneratorType})
+_getters: dict = {}
+_setters: dict = {}
+
+
+def _lookup(kind: type, name: str) -> Any:
+    for klass in kind.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
+def python_getter(kind: type, name: str) -> Callable | None:
+    """The Python getter of a property `name` of `kind`, if there is one."""
+    key = (kind, name)
+    try:
+        return _getters[key]
+    except KeyError:
+        found = _lookup(kind, name)
+        getter = found.fget if isinstance(found, property) and \
+            type(found.fget) is types.FunctionType else None
+        _getters[key] = getter
+        return getter
+
+
+def python_setter(kind: type, name: str) -> tuple | None:
+    """`(setter, takes_name)`: a property's Python setter or a Python `__setattr__`."""
+    key = (kind, name)
+    try:
+        return _setters[key]
+    except KeyError:
+        found, custom = _lookup(kind, name), _lookup(kind, "__setattr__")
+        if isinstance(found, property) and type(found.fset) is types.FunctionType:
+            setter = (found.fset, False)
+        elif type(custom) is types.FunctionType:
+            setter = (custom, True)
+        else:
+            setter = None
+        _setters[key] = setter
+        return setter
+
+
+def make_iterate(call1: Callable) -> Callable:
+    def iterate(iterable):
+        if type(iterable) in _NATIVE_ITERABLES:
+            return iterable
+        return call1(iter, iterable)
+
+    return iterate
+
+
+def make_attribute(call1: Callable) -> Callable:
+    def attribute(obj, name):
+        getter = python_getter(type(obj), name)
+        return getattr(obj, name) if getter is None else call1(getter, obj)
+
+    return attribute
+
+
+def make_setattribute(call2: Callable, call3: Callable) -> Callable:
+    def setattribute(obj, name, value):
+        setter = python_setter(type(obj), name)
+        if setter is None:
+            setattr(obj, name, value)
+        elif setter[1]:
+            call3(setter[0], obj, name, value)
+        else:
+            call2(setter[0], obj, value)
+
+    return setattribute
+
+
+class _Managed:
+    """A context manager whose `__enter__` and `__exit__` run in the context."""
+
+    __slots__ = ("manager", "exit", "call")
+
+    def __init__(self, manager: Any, exit: Callable, call: Callable) -> None:
+        self.manager, self.exit, self.call = manager, exit, call
+
+    def __enter__(self):
+        return self.call(type(self.manager).__enter__, (self.manager,), {})
+
+    def __exit__(self, kind, value, traceback):
+        return self.call(self.exit, (self.manager, kind, value, traceback), {})
+
+
+def make_with(callx: Callable) -> Callable:
+    def managed(manager):
+        kind = type(manager)
+        exit = _lookup(kind, "__exit__")
+        if type(_lookup(kind, "__enter__")) is not types.FunctionType and \
+                type(exit) is not types.FunctionType:
+            return manager
+        return _Managed(manager, exit, callx)
+
+    return managed

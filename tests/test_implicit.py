@@ -1,0 +1,87 @@
+"""Implicit calls reach the context: property getters and setters, `with`, iteration."""
+
+from contexts import Context, overdub, primitive
+
+
+class Trace(Context):
+    def prehook(self, f, *args, **kwargs):
+        self.metadata.append(getattr(f, "__qualname__", repr(f)))
+
+
+class Gauge:
+    def __init__(self, value):
+        self._value = value
+        self.__private = value  # mangled inside the class
+
+    @property
+    def value(self):
+        return self._value
+
+    @value.setter
+    def value(self, new):
+        self._value = new
+
+    def private(self):
+        return self.__private
+
+
+class Managed:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        self.log.append(("exit", kind))
+        return kind is KeyError  # swallow KeyError only
+
+
+def use_gauge(x):
+    gauge = Gauge(x)
+    gauge.value = gauge.value + 1
+    return gauge.value, gauge.private()
+
+
+def use_manager(log, fail):
+    with Managed(log) as manager:
+        manager.log.append("body")
+        if fail:
+            raise fail("boom")
+    return log
+
+
+def test_property_getter_and_setter_are_calls_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, use_gauge, 1) == use_gauge(1) == (2, 1)
+    assert ctx.metadata.count("Gauge.value") == 3  # two reads and one write
+    assert "Gauge.private" in ctx.metadata
+
+
+def test_with_statement_enter_and_exit_are_calls_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, use_manager, [], None) == ["enter", "body", ("exit", None)]
+    assert ctx.metadata.index("Managed.__enter__") < ctx.metadata.index("Managed.__exit__")
+
+
+def test_with_statement_keeps_exception_semantics():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, use_manager, [], KeyError) == use_manager([], KeyError)
+    try:
+        overdub(ctx, use_manager, [], ValueError)
+    except ValueError as error:
+        assert str(error) == "boom"
+    else:
+        raise AssertionError("the ValueError was swallowed")
+
+
+class Claims(Context):
+    @primitive(Managed.__enter__)
+    def enter(self, manager):
+        manager.log.append("claimed")
+        return manager
+
+
+def test_a_primitive_on_enter_is_honoured():
+    assert overdub(Claims(), use_manager, [], None) == ["claimed", "body", ("exit", None)]
