@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import types
+import weakref
 from typing import Any, Callable
 
 from contexts import _implicit as implicit
@@ -44,8 +45,9 @@ class Runtime:
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
         self.resolved: dict = {}
-        self.functions: dict = {}
-        self.reasons: dict = {}
+        # Weakly keyed: a closure made afresh on every call is not kept alive here.
+        self.functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.dispatch = _make_dispatch(self.resolved, self._miss)
         self.values = self._cell_values()
         self.cells: dict = {}
@@ -54,7 +56,8 @@ class Runtime:
 
     def _miss(self, f: Callable) -> Callable:
         target = self.resolve(f, primitives=True)
-        if isinstance(f, _CACHEABLE) and _identity_hashed(f):
+        if isinstance(f, _CACHEABLE) and _identity_hashed(f) and not getattr(
+                f, "__closure__", None):  # closures are often made afresh: not pinned
             self.resolved[f] = target
         return target
 
