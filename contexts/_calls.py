@@ -87,6 +87,11 @@ class _Calls(ImplicitMixin):
         self.first = positional[0].arg if positional else None
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
+        if is_contextslot(node):  # markers, when no earlier step resolved them
+            return name(hidden(self.level, "ctx"), node)
+        if is_nooverdub(node.func):
+            node.func = node.func.args[0]
+            setattr(node, NATIVE, True)
         if isinstance(node.func, ast.Attribute):
             node.func.ovd_callee = True  # `o.m(...)`: a method, not a property, is called
         node = self.generic_visit(node)

@@ -4,12 +4,13 @@
     2. check    that the source is what the function was compiled from
     3. lower    operators into calls of `operator` functions
     4. passes   the user's passes, in order
-    5. markers  `nooverdub` and `contextslot` written by the user or a pass
-    6. tagging  the tagging passes, when the context tags values
-    7. calls    every call site through the context, and the implicit ones
-                (iteration, properties, `with`) when protocols are watched
-    8. hoist    objects held in `ast.Constant` nodes into closure cells
-    9. compile  in the original lexical context, and register the tree
+    5. tagging  the tagging passes, when the context tags values (after
+                resolving the `nooverdub` and `contextslot` markers)
+    6. calls    every call site through the context (markers resolved), and the
+                implicit ones (iteration, properties, `with`) when protocols
+                are watched
+    7. hoist    objects held in `ast.Constant` nodes into closure cells
+    8. compile  in the original lexical context, and register the tree
 
 The result depends only on the code object and the `Mode` (what the context
 type intercepts), so it is cached per code object, weakly, and shared by
@@ -111,8 +112,8 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
                      class_name=class_name)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
-    tree = resolve_markers(tree, level)
-    if mode.tagging:
+    if mode.tagging:  # the tagging pass must see markers resolved
+        tree = resolve_markers(tree, level)
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, level, f.__code__)
     tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
@@ -133,7 +134,7 @@ def _run(f: types.FunctionType, mode: Mode) -> Transform:
             f"the transformed body of {original.co_qualname} does not compile: {error}"
             + (f" (passes: {names})" if names else "")) from error
     code = finish_code(code, original)
-    register_generated(code, attrs.evolve(located, node=tree))
+    register_generated(code, attrs.evolve(located, node=tree, lines=()))
     return Transform(code=code, constants=constants)
 
 

@@ -43,12 +43,14 @@ class Located:
     chain: tuple  # enclosing scopes, outermost first (original nodes)
     imports: tuple  # the module's top-level import statements
     filename: str
+    lines: tuple = ()  # the file's text, when the node came from a file
 
 
 @attrs.frozen
 class _FileIndex:
     scopes: dict  # (qualname, firstlineno) -> [(node, chain)]
     imports: tuple
+    lines: tuple
 
 
 _lock = threading.RLock()
@@ -85,7 +87,8 @@ def locate(f: types.FunctionType) -> Located:
             f"line {code.co_firstlineno} ({problem}); it may have been edited since import"
         )
     node, chain = candidates[0]
-    return Located(node=node, chain=chain, imports=index.imports, filename=filename)
+    return Located(node=node, chain=chain, imports=index.imports, filename=filename,
+                   lines=index.lines)
 
 
 def _index_for(filename: str, lines: list) -> _FileIndex:
@@ -95,15 +98,15 @@ def _index_for(filename: str, lines: list) -> _FileIndex:
         with _lock:
             index = _file_indexes.get(key)
             if index is None:
-                index = _build_index("".join(lines), filename)
+                index = _build_index(key[1], filename)
                 _file_indexes.clear() if len(_file_indexes) > 256 else None
                 _file_indexes[key] = index
     return index
 
 
-def _build_index(text: str, filename: str) -> _FileIndex:
+def _build_index(lines: tuple, filename: str) -> _FileIndex:
     try:
-        module = ast.parse(text, filename)
+        module = ast.parse("".join(lines), filename)
     except SyntaxError as error:
         raise SourceUnavailable(f"cannot parse {filename!r}: {error}") from None
     scopes: dict = {}
@@ -111,7 +114,7 @@ def _build_index(text: str, filename: str) -> _FileIndex:
     imports = tuple(
         stmt for stmt in module.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
     )
-    return _FileIndex(scopes=scopes, imports=imports)
+    return _FileIndex(scopes=scopes, imports=imports, lines=lines)
 
 
 def _walk(node: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None:

@@ -13,15 +13,35 @@ import ast
 from contexts._names import NATIVE
 
 
-_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+
+
+def _leaf(self: ast.NodeTransformer, node: ast.AST) -> ast.AST:
+    return node
 
 
 class BodyTransformer(ast.NodeTransformer):
+    """The shared traversal; visitor methods are looked up once per node type."""
+
+    _visitors: dict = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._visitors = {}
+
     def visit(self, node: ast.AST):
-        if isinstance(node, _LEAVES):  # nothing inside to visit
-            return self.visit_Constant(node) if type(node) is ast.Constant else node
-        visitor = getattr(self, "visit_" + type(node).__name__, None)
-        return visitor(node) if visitor is not None else self.generic_visit(node)
+        kind = type(node)
+        try:
+            visitor = self._visitors[kind]
+        except KeyError:
+            visitor = self._visitors[kind] = self._visitor_for(kind)
+        return visitor(self, node)
+
+    @classmethod
+    def _visitor_for(cls, kind: type):
+        if issubclass(kind, _LEAVES):  # nothing inside to visit
+            return _leaf
+        return getattr(cls, "visit_" + kind.__name__, None) or cls.generic_visit
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -43,14 +63,19 @@ class BodyTransformer(ast.NodeTransformer):
     def generic_visit(self, node: ast.AST) -> ast.AST:
         for field in node._fields:
             value = getattr(node, field, None)
-            if isinstance(value, list):
+            if type(value) is list:
                 if value and isinstance(value[0], ast.stmt):
                     setattr(node, field, self.statements(value))
                 else:
-                    setattr(node, field, [self.visit(v) if isinstance(v, ast.AST) else v
-                                          for v in value])
+                    for index, item in enumerate(value):
+                        if isinstance(item, ast.AST):
+                            new = self.visit(item)
+                            if new is not item:
+                                value[index] = new
             elif isinstance(value, ast.AST):
-                setattr(node, field, self.visit(value))
+                new = self.visit(value)
+                if new is not value:
+                    setattr(node, field, new)
         return node
 
     def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
