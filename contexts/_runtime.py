@@ -31,6 +31,7 @@ _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescrip
               types.WrapperDescriptorType, type, functools.partial)
 _NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
+_PINNED = 256  # bound builtin methods (and so their objects) a context caches at most
 EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
 BUILTIN_PRIMITIVES: list = []  # tagging installs (ctx, key, f) -> callable or None
 
@@ -45,6 +46,8 @@ class Runtime:
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
         self.resolved: dict = {}
+        self.native_methods: dict = {}  # (type, method name) -> runs as itself
+        self.bound_methods: list = []  # the bound builtin methods `resolved` holds
         # Weakly keyed: a closure made afresh on every call is not kept alive here.
         self.functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -55,10 +58,29 @@ class Runtime:
     # Resolution -----------------------------------------------------------
 
     def _miss(self, f: Callable) -> Callable:
+        if type(f) is types.BuiltinFunctionType and _bound_to_an_object(f):
+            return self._bound_builtin(f)
         target = self.resolve(f, primitives=True)
         if isinstance(f, _CACHEABLE) and _identity_hashed(f) and not getattr(
                 f, "__closure__", None):  # closures are often made afresh: not pinned
             self.resolved[f] = target
+        return target
+
+    def _bound_builtin(self, f: Callable) -> Callable:
+        """`xs.append` and the like, cached for speed but at most `_PINNED` at a time.
+
+        A bound method holds its object, so the cache is emptied of them once it
+        holds that many: a long-lived context pins a bounded number of objects.
+        """
+        slot = (type(f.__self__), f.__name__)
+        target = f if self.native_methods.get(slot) else self.resolve(f, primitives=True)
+        self.native_methods[slot] = target is f
+        if len(self.bound_methods) >= _PINNED:
+            for method in self.bound_methods:
+                self.resolved.pop(method, None)
+            self.bound_methods.clear()
+        self.resolved[f] = target
+        self.bound_methods.append(f)
         return target
 
     def resolve(self, f: Callable, primitives: bool) -> Callable:
@@ -149,7 +171,8 @@ class Runtime:
         call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
         call3 = values.get("call3") or (lambda f, a, b, c, /: dispatch(f)(a, b, c))
         callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
-        values["iter"] = implicit.make_iterate(call1)
+        values["iter"] = implicit.make_iterate(
+            call1, lambda iterator: dispatch(_models.drive)(iterator))
         values["attr"] = implicit.make_attribute(call1)
         values["setattr"] = implicit.make_setattribute(call2, call3)
         values["with"] = implicit.make_with(callx)
@@ -237,6 +260,11 @@ def _make_dispatch(resolved: dict, miss: Callable) -> Callable:
             return miss(f)
 
     return dispatch
+
+
+def _bound_to_an_object(f: Any) -> bool:
+    owner = f.__self__
+    return owner is not None and not isinstance(owner, (types.ModuleType, type))
 
 
 def _identity_hashed(f: Any) -> bool:
