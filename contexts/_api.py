@@ -19,6 +19,7 @@ from contexts._runtime import runtime_of
 from contexts._source import SourceUnavailable
 
 UNTAG_ARGUMENTS: list = []  # tagging installs `(ctx, args, kwargs) -> (args, kwargs)`
+FOREIGN_RESULTS: list = []  # tagging installs `(ctx, f, args, result) -> result`
 
 
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
@@ -72,6 +73,7 @@ def call_untagged(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
     """The default `fallback`: call `f`, with arguments untagged when tagging."""
     if ctx.tag is not None and UNTAG_ARGUMENTS:
         args, kwargs = nooverdub(UNTAG_ARGUMENTS[0])(ctx, args, kwargs)
+        return nooverdub(FOREIGN_RESULTS[0])(ctx, f, args, f(*args, **kwargs))
     return f(*args, **kwargs)
 
 
@@ -119,6 +121,6 @@ class _Readable(ast.NodeTransformer):
         text = f"{module}.{label}" if module and label else repr(value)
         if module == "_operator":
             text = f"operator.{label}"
-        elif module == "builtins":
+        elif module == "builtins" and label:
             text = label
         return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), node)

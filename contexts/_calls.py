@@ -14,12 +14,15 @@ Calls the engine must leave alone stay native: those marked with `nooverdub`,
 and those whose callee needs the caller's own frame (`locals()`, `vars()`,
 `dir()`, `globals()`, one-argument `eval`/`exec`, `sys._getframe`,
 `inspect.currentframe`). Zero-argument `super()` is made explicit,
-`super(__class__, self)`, so it works from any frame.
+`super(__class__, self)`, so it works from any frame; where CPython's `super()`
+would not see the method's first argument (no positional parameter, or inside
+a comprehension's own scope) it stays native and fails as it would.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 
 from contexts._names import NATIVE, call, hidden, is_native, name
 from contexts._implicit_sites import ImplicitMixin
@@ -85,6 +88,7 @@ class _Calls(ImplicitMixin):
         self.properties = properties
         positional = [*tree.args.posonlyargs, *tree.args.args]
         self.first = positional[0].arg if positional else None
+        self.scoped_supers = _supers_in_comprehension_scopes(tree.body)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
@@ -101,8 +105,10 @@ class _Calls(ImplicitMixin):
         if isinstance(func, ast.Name) and func.id in _FRAME_NAMES or (
                 isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES):
             return self.frame_sensitive(node)
-        if isinstance(func, ast.Name) and func.id == "super" and not node.args \
-                and not node.keywords and self.first:
+        if _is_bare_super(node):
+            if not self.first or id(node) in self.scoped_supers:
+                setattr(node, NATIVE, True)
+                return node
             node.args = [name("__class__", node), name(self.first, node)]
         return self.hooked_call(node) if self.hooked else self.resolved_call(node)
 
@@ -132,3 +138,39 @@ class _Calls(ImplicitMixin):
                        for k in kwargs.keys]
         ast.copy_location(kwargs, node)
         return call(name(hidden(self.level, "callx"), node), [node.func, args, kwargs], node)
+
+
+def _is_bare_super(node: ast.Call) -> bool:
+    return (isinstance(node.func, ast.Name) and node.func.id == "super"
+            and not node.args and not node.keywords)
+
+
+# Comprehensions with a scope (frame) of their own, where `super()` sees no `self`.
+_SCOPED = (ast.GeneratorExp,) if sys.version_info >= (3, 12) else (
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _supers_in_comprehension_scopes(body: list) -> set:
+    """Ids of the bare `super()` calls that run in a comprehension's own frame."""
+    found: set = set()
+
+    def walk(node: ast.AST, scoped: bool) -> None:
+        if isinstance(node, _NESTED):
+            return  # their bodies are transformed on their own
+        if isinstance(node, ast.Call) and scoped and _is_bare_super(node):
+            found.add(id(node))
+        if isinstance(node, _SCOPED):
+            first, *rest = node.generators
+            walk(first.iter, scoped)  # evaluated in the enclosing scope
+            inner = [first.target, *first.ifs, *rest]
+            inner += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            for child in inner:
+                walk(child, True)
+            return
+        for child in ast.iter_child_nodes(node):
+            walk(child, scoped)
+
+    for stmt in body:
+        walk(stmt, False)
+    return found

@@ -55,11 +55,17 @@ def python_setter(kind: type, name: str) -> tuple | None:
         return setter
 
 
-def make_iterate(call1: Callable) -> Callable:
+def make_iterate(call1: Callable, drive: Callable) -> Callable:
+    """`for x in s`: `iter(s)` as a call; an iterator with a Python `__next__` is driven
+    by `drive`, so each step is a call in the context too (`iter(s)` itself returns
+    the iterator unchanged, as in CPython)."""
     def iterate(iterable):
         if type(iterable) in _NATIVE_ITERABLES:
             return iterable
-        return call1(iter, iterable)
+        iterator = call1(iter, iterable)
+        if type(_lookup(type(iterator), "__next__")) is types.FunctionType:
+            return drive(iterator)
+        return iterator
 
     return iterate
 

@@ -343,32 +343,52 @@ def _merge_order(keys, reverse):
 
 # Lazy iterators --------------------------------------------------------------------
 
+# Each model calls `iter` on its arguments at once, as the C constructors do (so a
+# bad argument fails at the call), and returns a generator over the iterators.
+
 def map_(cls, function, iterable, /, *iterables):
     if iterables:
-        for args in zip_(zip, iterable, *iterables):
-            yield function(*args)
-    else:
-        for item in iterable:
-            yield function(item)
+        return _map_many(function, zip_(zip, iterable, *iterables))
+    return _map_one(function, iter(iterable))
+
+
+def _map_one(function, iterator):
+    for item in iterator:
+        yield function(item)
+
+
+def _map_many(function, arguments):
+    for args in arguments:
+        yield function(*args)
 
 
 def filter_(cls, function, iterable, /):
-    for item in iterable:
+    return _filter(function, iter(iterable))
+
+
+def _filter(function, iterator):
+    for item in iterator:
         if (item if function is None else function(item)):
             yield item
 
 
 def enumerate_(cls, iterable, start=0):
-    index = start
-    for item in iterable:
+    return _enumerate(iter(iterable), start)
+
+
+def _enumerate(iterator, index):
+    for item in iterator:
         yield index, item
         index += 1
 
 
 def zip_(cls, *iterables, strict=False):
-    if not iterables:
+    return _zip([iter(i) for i in iterables], strict)
+
+
+def _zip(iterators, strict):
+    if not iterators:
         return
-    iterators = [iter(i) for i in iterables]
     while True:
         items = []
         for position, iterator in enumerate(iterators):
@@ -391,16 +411,27 @@ def _any_left(iterators):
 
 
 def reversed_(cls, sequence, /):
-    method = nooverdub(getattr)(nooverdub(type)(sequence), "__reversed__", None)
-    if method is not None:
+    kind = nooverdub(type)(sequence)
+    method = nooverdub(getattr)(kind, "__reversed__", _MISSING)
+    if method is None or (method is _MISSING and not nooverdub(_is_sequence)(kind)):
+        raise TypeError(f"'{kind.__name__}' object is not reversible")
+    if method is not _MISSING:
         return method(sequence)
-    return _reversed_sequence(sequence)
+    return _reversed_sequence(sequence, len(sequence))
 
 
-def _reversed_sequence(sequence):
-    index = len(sequence) - 1
+def _is_sequence(kind) -> bool:
+    return not issubclass(kind, dict) and hasattr(kind, "__getitem__")
+
+
+def _reversed_sequence(sequence, length):
+    index = length - 1
     while index >= 0:
-        yield sequence[index]
+        try:
+            item = sequence[index]
+        except (IndexError, StopIteration):
+            return
+        yield item
         index -= 1
 
 
@@ -414,16 +445,14 @@ def iter_(obj, *sentinel):
             return _sequence_iterator(obj)
         raise TypeError(f"'{kind.__name__}' object is not iterable")
     iterator = method(obj)
-    if nooverdub(_python_next)(iterator):
-        return _drive(iterator)
-    return iterator
+    if not nooverdub(hasattr)(nooverdub(type)(iterator), "__next__"):
+        raise TypeError(f"iter() returned non-iterator of type "
+                        f"'{nooverdub(type)(iterator).__name__}'")
+    return iterator  # itself: a loop over it is driven by `drive` (see _implicit)
 
 
-def _python_next(iterator) -> bool:
-    return isinstance(getattr(type(iterator), "__next__", None), types.FunctionType)
-
-
-def _drive(iterator):
+def drive(iterator):
+    """A loop over an iterator whose `__next__` is Python: each step a call in the context."""
     while True:
         try:
             item = next_(iterator)
@@ -434,8 +463,11 @@ def _drive(iterator):
 
 def _call_until(function, sentinel):
     while True:
-        value = function()
-        if value == sentinel:
+        try:
+            value = function()
+        except StopIteration:
+            return
+        if nooverdub(_identical)(value, sentinel) or value == sentinel:
             return
         yield value
 
@@ -470,6 +502,10 @@ def partial_call(self, /, *args, **kwargs):
 # itertools ------------------------------------------------------------------------
 
 def accumulate_(cls, iterable, func=None, *, initial=None):
+    return _accumulate(iter(iterable), func, initial)
+
+
+def _accumulate(iterable, func, initial):
     total = initial
     if initial is not None:
         yield initial
@@ -482,11 +518,19 @@ def accumulate_(cls, iterable, func=None, *, initial=None):
 
 
 def starmap_(cls, function, iterable, /):
+    return _starmap(function, iter(iterable))
+
+
+def _starmap(function, iterable):
     for args in iterable:
         yield function(*args)
 
 
 def takewhile_(cls, predicate, iterable, /):
+    return _takewhile(predicate, iter(iterable))
+
+
+def _takewhile(predicate, iterable):
     for item in iterable:
         if not predicate(item):
             return
@@ -494,6 +538,10 @@ def takewhile_(cls, predicate, iterable, /):
 
 
 def dropwhile_(cls, predicate, iterable, /):
+    return _dropwhile(predicate, iter(iterable))
+
+
+def _dropwhile(predicate, iterable):
     dropping = True
     for item in iterable:
         if dropping and predicate(item):
@@ -503,6 +551,10 @@ def dropwhile_(cls, predicate, iterable, /):
 
 
 def filterfalse_(cls, predicate, iterable, /):
+    return _filterfalse(predicate, iter(iterable))
+
+
+def _filterfalse(predicate, iterable):
     for item in iterable:
         if not (item if predicate is None else predicate(item)):
             yield item
@@ -510,7 +562,10 @@ def filterfalse_(cls, predicate, iterable, /):
 
 def groupby_(cls, iterable, key=None):
     """Lazy, calling `key` once per item, and a group ends when the next begins, as in C."""
-    state = nooverdub(_GroupBy)(iter(iterable), key)
+    return _groupby(nooverdub(_GroupBy)(iter(iterable), key))
+
+
+def _groupby(state):
     while True:
         nooverdub(_new_turn)(state)
         while True:

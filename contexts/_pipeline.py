@@ -75,10 +75,13 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
                 try:
                     found = _run(f, mode)
                 except SourceUnavailable as error:
-                    found = error
+                    found = error.with_traceback(None)  # no frames kept by the cache
+                    found.__context__ = found.__cause__ = None
                 per_code[mode] = found
     if isinstance(found, SourceUnavailable):
-        raise found
+        # A fresh exception each time: raising the cached one would attach (and
+        # keep) the frames of this call, and their locals, to the cache.
+        raise SourceUnavailable(*found.args) from None
     return found
 
 

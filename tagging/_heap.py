@@ -2,10 +2,17 @@
 
 These run natively (the primitives call them through `nooverdub`); they only
 touch plain containers and the store, never call user code.
+
+A generator made by transformed code yields plain values: a tagged value it
+yields leaves its metadata in the store, under the generator's frame, and a
+consumer in the context takes it from there. So a generator that outlives the
+run never hands outside code a `Tagged`.
 """
 
 from __future__ import annotations
 
+import collections
+import gc
 import types
 from collections import deque
 from typing import Any
@@ -17,6 +24,9 @@ SEQUENCES = (list, tuple, deque)
 _VIEWS = (type({}.values()), type({}.items()))
 _getters: dict = {}
 _setters: dict = {}
+_methods: dict = {}
+_fields: dict = {}
+_TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
 
 
 def own(x: Any, tag: Tag) -> Any:
@@ -44,48 +54,133 @@ def _find(kind: type, name: str) -> Any:
     return None
 
 
-def python_getter(obj: Any, name: str) -> Any:
-    """The Python getter behind `obj.name` (a property's), if there is one."""
-    key = (type(obj), name)
-    found = _getters.get(key, ABSENT)
+def python_method(kind: type, name: str) -> Any:
+    """`kind`'s method `name` if it is written in Python (so it must run in the context)."""
+    key = (kind, name)
+    found = _methods.get(key, ABSENT)
     if found is ABSENT:
-        attribute = _find(type(obj), name)
-        found = None
-        if isinstance(attribute, property) and type(attribute.fget) is types.FunctionType:
-            found = attribute.fget
-        _getters[key] = found
+        found = _find(kind, name)
+        if type(found) is not types.FunctionType:
+            found = None
+        _methods[key] = found
     return found
 
 
+def python_iteration(kind: type) -> bool:
+    """Whether iterating a `kind` runs Python code (its `__iter__` or `__getitem__`)."""
+    if python_method(kind, "__iter__") is not None:
+        return True
+    return _find(kind, "__iter__") is None and python_method(kind, "__getitem__") is not None
+
+
+def python_getter(obj: Any, name: str) -> Any:
+    """How `obj.name` runs Python code, or None when the lookup is all native.
+
+    `(function, leading, trailing, hook)`: call `function(*leading, obj, *trailing)`
+    (a Python `__getattribute__`, a property's getter, a Python descriptor's
+    `__get__`); `hook` is a Python `__getattr__` to call when that raises
+    AttributeError. `function` is None when only the hook is Python, or when the
+    instance dict shadows a non-data descriptor.
+    """
+    kind = type(obj)
+    key = (kind, name)
+    found = _getters.get(key, ABSENT)
+    if found is ABSENT:
+        found = _getters[key] = _getter_route(kind, name)
+    if found is None:
+        return None
+    function, leading, trailing, data, hook = found
+    if function is not None and not data:
+        namespace = getattr(obj, "__dict__", None)
+        if type(namespace) is dict and name in namespace:
+            if hook is None:
+                return None
+            function = None
+    return function, leading, trailing, hook
+
+
+def _getter_route(kind: type, name: str) -> Any:
+    hook = python_method(kind, "__getattr__")
+    getattribute = python_method(kind, "__getattribute__")
+    if getattribute is not None:
+        return getattribute, (), (name,), True, hook
+    attribute = _find(kind, name)
+    function, leading, trailing, data = None, (), (), True
+    if isinstance(attribute, property):
+        if type(attribute.fget) is types.FunctionType:
+            function = attribute.fget
+    elif attribute is not None:
+        get = python_method(type(attribute), "__get__")
+        if get is not None:
+            function, leading, trailing = get, (attribute,), (kind,)
+            data = _find(type(attribute), "__set__") is not None or \
+                _find(type(attribute), "__delete__") is not None
+    if function is None and hook is None:
+        return None
+    return function, leading, trailing, data, hook
+
+
+def generic_getattr(obj: Any, name: str) -> Any:
+    """`obj.name` found natively, without calling a Python `__getattr__`."""
+    obj = rawest(obj)
+    return _find(type(obj), "__getattribute__")(obj, name)
+
+
 def python_setter(obj: Any, name: str) -> Any:
-    """`(setter, takes_name)`: a property's setter or a Python `__setattr__`, if any."""
+    """How storing `obj.name` runs Python code, or None when the store is native.
+
+    `(function, leading, takes_name)`: call `function(*leading, obj, name, value)`
+    (a Python `__setattr__`) or `function(*leading, obj, value)` (a property's
+    setter, a descriptor's `__set__`).
+    """
     key = (type(obj), name)
     found = _setters.get(key, ABSENT)
     if found is ABSENT:
-        attribute = _find(type(obj), name)
-        custom = _find(type(obj), "__setattr__")
-        if isinstance(attribute, property) and type(attribute.fset) is types.FunctionType:
-            found = (attribute.fset, False)
-        elif type(custom) is types.FunctionType:
-            found = (custom, True)
-        else:
-            found = None
+        kind = type(obj)
+        attribute = _find(kind, name)
+        custom = python_method(kind, "__setattr__")
+        found = None
+        if custom is not None:
+            found = (custom, (), True)
+        elif isinstance(attribute, property):
+            if type(attribute.fset) is types.FunctionType:
+                found = (attribute.fset, (), False)
+        elif attribute is not None and python_method(type(attribute), "__set__"):
+            found = (python_method(type(attribute), "__set__"), (attribute,), False)
         _setters[key] = found
     return found
 
 
 def attribute_slot(obj: Any, name: str) -> tuple:
-    """(container, slot) holding `obj.name`: its `__dict__`, or itself."""
+    """(container, slot) holding `obj.name`: its `__dict__`, a namedtuple's item,
+    or itself."""
     if not isinstance(obj, type):
         namespace = getattr(obj, "__dict__", None)
         if type(namespace) is dict and name in namespace:
             return namespace, name
+        if isinstance(obj, tuple):
+            index = _field_index(type(obj), name)
+            if index is not None:
+                return obj, index
     return obj, name
+
+
+def _field_index(kind: type, name: str) -> Any:
+    """The item a namedtuple field `name` reads, if it is one."""
+    key = (kind, name)
+    found = _fields.get(key, ABSENT)
+    if found is ABSENT:
+        attribute = _find(kind, name)
+        found = None
+        if type(attribute) is _TUPLEGETTER:
+            found = attribute.__reduce__()[1][0]
+        _fields[key] = found
+    return found
 
 
 def load_attribute(tag: Tag, obj: Any, name: str, value: Any) -> Any:
     store = tag.store
-    if not store.entries:
+    if not store.entries or (type(value) is Tagged and value.tag is tag):
         return value
     obj, raw = rawest(obj), rawest(value)
     container, slot = attribute_slot(obj, name)
@@ -166,6 +261,50 @@ def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) 
             store.record(target, j, found[0], found[1])
 
 
+def copy_attributes(tag: Tag, source: Any, target: Any) -> None:
+    """Give a copied object's attributes the metadata of the original's."""
+    source, target = rawest(source), rawest(target)
+    namespace = getattr(source, "__dict__", None)
+    if type(namespace) is dict and type(getattr(target, "__dict__", None)) is dict:
+        copy_slots(tag, namespace, target.__dict__)
+
+
+def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
+    """A container a foreign operator built from containers (`a + b`, `a * 3`,
+    `a | b`, `+=`) gets the metadata of the elements it took from them."""
+    kind = type(result)
+    if kind in (list, tuple, deque):
+        pool: list = []
+        for source in sources:
+            source = rawest(source)
+            if isinstance(source, SEQUENCES):
+                pool += snapshot(tag, source)
+        if pool:
+            remap(tag, result, pool)
+    elif kind is dict:
+        for source in sources:
+            source = rawest(source)
+            if isinstance(source, dict) and source is not result:
+                copy_slots(tag, source, result)
+
+
+def move_slots(tag: Tag, source: Any, target: Any) -> None:
+    """Give `target` the metadata of a temporary `source` it was made from, and
+    forget the temporary (the store must not keep it alive)."""
+    source = rawest(source)
+    before = snapshot(tag, source)
+    tag.store.replace(source, {})
+    if before:
+        remap(tag, target, before)
+
+
+def has_slots(tag: Tag, container: Any) -> bool:
+    """Whether the store knows metadata of some element of `container` (or a view's dict)."""
+    if type(container) in _VIEWS:
+        container = view_mapping(container)
+    return bool(tag.store.slots(container))
+
+
 def snapshot(tag: Tag, container: Any) -> list:
     """The (raw, meta) pairs recorded for a sequence, before it is changed in place."""
     slots = tag.store.slots(rawest(container))
@@ -187,25 +326,68 @@ def remap(tag: Tag, container: Any, before: list, incoming: list = ()) -> None:
     tag.store.replace(container, slots)
 
 
-def tagged_items(tag: Tag, iterable: Any):
-    """Iterate a container giving back each element's metadata."""
-    iterable = own(iterable, tag)
-    container = rawest(iterable)
-    kind = type(container)
-    if kind in _VIEWS:
-        mapping = container.mapping
-        slots = tag.store.slots(mapping)
-        if not slots:
-            return iterable
-        if kind is _VIEWS[0]:
-            return (retag(tag, v, tag.store.lookup(mapping, k, v)) for k, v in
-                    mapping.items())
-        return ((k, retag(tag, v, tag.store.lookup(mapping, k, v))) for k, v in
-                mapping.items())
-    if isinstance(container, SEQUENCES):
-        slots = tag.store.slots(container)
-        if not slots:
-            return iterable
-        return (retag(tag, item, tag.store.lookup(container, i, item))
-                for i, item in enumerate(container))
-    return None
+_SCALARS = frozenset({int, float, bool, str, bytes})
+
+
+def native_order(keys: list, reverse: bool) -> list | None:
+    """The sorting permutation of `keys` when they are plain scalars under their tags."""
+    raw = [rawest(k) for k in keys]
+    if not all(type(k) in _SCALARS for k in raw):
+        return None
+    return sorted(range(len(raw)), key=raw.__getitem__, reverse=reverse)
+
+
+def pick(items: list, order: list) -> list:
+    return [items[i] for i in order]
+
+
+def view_mapping(view: Any) -> dict:
+    """The dict a `dict.values()` or `dict.items()` view shows (`.mapping` is a proxy)."""
+    for referent in gc.get_referents(view):
+        if isinstance(referent, dict):
+            return referent
+    return {}
+
+
+def retag_item(tag: Tag, sequence: Any, index: int, item: Any) -> Any:
+    """`item`, read at `index` of `sequence`, with the metadata recorded there."""
+    return retag(tag, item, tag.store.lookup(sequence, index, rawest(item)))
+
+
+def retag_value(tag: Tag, mapping: dict, key: Any, value: Any) -> Any:
+    """`value`, read at `key` of `mapping`, with the metadata recorded there."""
+    return retag(tag, value, tag.store.lookup(mapping, key, rawest(value)))
+
+
+def note_pair(tag: Tag, mapping: dict, pair: tuple) -> None:
+    """A `(key, value)` pair of `mapping.items()` keeps the value's metadata in slot 1."""
+    key, value = pair
+    meta = tag.store.lookup(mapping, key, rawest(value))
+    if meta is not ABSENT:
+        tag.store.record(pair, 1, rawest(value), meta)
+
+
+# Generators -------------------------------------------------------------------------
+
+def note_yielded(tag: Tag, frame: Any, value: Any) -> Any:
+    """What a generator frame yields: the plain value; its metadata goes to the store."""
+    inner, meta = split(value, tag)
+    if meta is ABSENT:
+        tag.store.yielded.pop(id(frame), None)
+    else:
+        tag.store.yielded[id(frame)] = (frame.f_code, rawest(inner), meta)
+    return inner
+
+
+def take_yielded(tag: Tag, generator: Any, value: Any) -> Any:
+    """`value`, just produced by `generator`, with the metadata it was yielded with."""
+    while type(generator.gi_yieldfrom) is types.GeneratorType:
+        generator = generator.gi_yieldfrom
+    frame = generator.gi_frame
+    if frame is None or not tag.store.yielded:
+        return value
+    found = tag.store.yielded.get(id(frame))
+    if found is None or found[0] is not frame.f_code or found[1] is not rawest(value):
+        return value
+    del tag.store.yielded[id(frame)]
+    return Tagged(tag, value, found[2])

@@ -9,16 +9,19 @@ same function still wins), the cell helpers the pass refers to, and a
 from __future__ import annotations
 
 import functools
+import operator
+import sys
 import types
 from typing import Any
 
 from contexts import _api, _pipeline, _runtime
+from contexts._marks import precompile
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _tag
 from tagging._passes import tagging_pass
 from tagging._store import ABSENT
-from tagging._tag import Tagged, rawest
+from tagging._tag import rawest
 
 TRANSPARENT = frozenset({_tag.tag, _tag.untag, _tag.metadata, _tag.hasmetadata,
                          _tag.istagged, _tag.hastagging, _tag.metadatatype})
@@ -71,28 +74,63 @@ def cell_values(runtime: Any) -> dict:
     def plain(value):
         return heap.own(value, tag)
 
+    def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
+        if type(mapping) is dict and store.slots(mapping):
+            return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
+                    for key, value in mapping.items()}
+        return mapping
+
+    def yielded(value):  # called by a generator's own frame
+        return heap.note_yielded(tag, sys._getframe(1), value)
+
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "plain": plain, "iter": functools.partial(primitives.iterate, ctx)}
+            "plain": plain, "yielded": yielded, "kwargs": kwargs,
+            "iter": functools.partial(primitives.iterate, ctx)}
+
+
+_BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
+                       operator.concat, operator.iconcat, operator.or_, operator.ior})
+
+
+def foreign_result(ctx: Any, f: Any, args: tuple, result: Any) -> Any:
+    """What a foreign call returns; a container an operator built from containers
+    keeps the metadata of the elements it took from them."""
+    if type(result) in (list, tuple, dict) and ctx.tag.store.entries:
+        try:
+            builder = f in _BUILDERS
+        except TypeError:
+            return result
+        if builder:
+            heap.carry_over(ctx.tag, args, result)
+    return result
 
 
 def untag_arguments(ctx: Any, args: tuple, kwargs: dict) -> tuple:
-    """Arguments of a foreign call, without this context's tag."""
+    """Arguments of a foreign call, without this context's tag.
+
+    (A generator needs no wrapping: transformed generators yield plain values.)
+    """
     tag = ctx.tag
-    args = tuple(_plain_argument(a, tag) for a in args)
+    args = tuple(heap.own(a, tag) for a in args)
     if kwargs:
-        kwargs = {k: _plain_argument(v, tag) for k, v in kwargs.items()}
+        kwargs = {k: heap.own(v, tag) for k, v in kwargs.items()}
     return args, kwargs
-
-
-def _plain_argument(value: Any, tag: Any) -> Any:
-    if type(value) is Tagged:
-        return heap.own(value, tag)
-    if type(value) is types.GeneratorType:
-        return (heap.own(item, tag) for item in value)
-    return value
 
 
 _pipeline.TAGGING_PASSES.append(tagging_pass)
 _runtime.EXTENSIONS.append(cell_values)
 _runtime.BUILTIN_PRIMITIVES.append(builtin_primitive)
 _api.UNTAG_ARGUMENTS.append(untag_arguments)
+_api.FOREIGN_RESULTS.append(foreign_result)
+
+
+def _engine_functions() -> list:
+    """The primitives' functions, whose `nooverdub` markers are compiled away."""
+    found = {f for f in vars(primitives).values()
+             if isinstance(f, types.FunctionType) and f.__module__ == primitives.__name__}
+    found |= {f for f in BUILTINS.values()
+              if isinstance(f, types.FunctionType) and f.__module__ == primitives.__name__}
+    return sorted(found, key=lambda f: f.__qualname__)
+
+
+precompile(_engine_functions())

@@ -4,18 +4,22 @@ Lowering already made attribute access and subscripts calls. This pass adds
 module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
 `gstore`), closure cells (`cload`/`cstore` keyed by the cell), container
 displays and comprehensions (built by primitives that keep the heap plain),
-defaults of nested functions and f-string fields (untagged). Truth tests need
-no rewriting: a `Tagged` answers `bool` with its plain value.
+defaults of nested functions and f-string fields (untagged), and what a
+generator yields (plain, its metadata left in the store for a consumer in the
+context) or returns (plain). Truth tests need no rewriting: a `Tagged` answers
+`bool` with its plain value.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
+import operator
 import types
 
 from contexts._names import NATIVE, call, constant, hidden, name
 from contexts._visit import BodyTransformer
-from tagging import _primitives as primitives
+from tagging import _markers as markers
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -33,19 +37,41 @@ class _Tagging(BodyTransformer):
         self.freevars = {n for n in code.co_freevars
                          if n != "__class__" and not n.startswith("__ovd")}
         self.shadowed: list = []  # names bound by the comprehensions being visited
+        self.generator = bool(code.co_flags & inspect.CO_GENERATOR)
 
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
+        prologue = self.variadic_prologue(tree.args, tree)  # decided on the body as is
         tree = self.transform_body(tree)
         parameters = [a.arg for a in (*tree.args.posonlyargs, *tree.args.args,
                                       *tree.args.kwonlyargs, tree.args.vararg,
                                       tree.args.kwarg) if a is not None]
-        prologue = [self.cell_store(p, name(p, tree), tree) for p in parameters
-                    if p in self.cellvars]
+        prologue += [self.cell_store(p, name(p, tree), tree) for p in parameters
+                     if p in self.cellvars]
         docstring = 1 if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(
             tree.body[0].value, ast.Constant) and isinstance(tree.body[0].value.value, str) \
             else 0
         tree.body[docstring:docstring] = prologue
         return tree
+
+    def variadic_prologue(self, args: ast.arguments, where: ast.AST) -> list:
+        """`*args` and `**kwargs` arrive as a tuple and a dict that hold tagged
+        values: rebuild them plain (their items' metadata in the store) unless
+        they never leave the frame (only spread into calls, indexed, iterated or
+        handed to the engine's own native helpers, as its models do)."""
+        escaping = _escaping(where, self.level, self.cellvars)
+        rebuilt = []
+        if args.vararg is not None and args.vararg.arg in escaping:
+            starred = ast.copy_location(
+                ast.Starred(value=name(args.vararg.arg, where), ctx=ast.Load()), where)
+            rebuilt.append((args.vararg.arg, self.display(markers.display_tuple, [starred],
+                                                          where)))
+        if args.kwarg is not None and args.kwarg.arg in escaping:
+            rebuilt.append((args.kwarg.arg, self.display(
+                markers.display_dict, [constant(markers.DOUBLE_STAR, where),
+                                       name(args.kwarg.arg, where)], where)))
+        return [ast.copy_location(ast.Assign(targets=[name(identifier, where, store=True)],
+                                             value=value), where)
+                for identifier, value in rebuilt]
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.Call:
         return call(name(hidden(self.level, what), where), args, where, native=True)
@@ -103,14 +129,18 @@ class _Tagging(BodyTransformer):
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
             return node
-        return self.generic_visit(node)
+        node = self.generic_visit(node)
+        for keyword in node.keywords:
+            if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
+                keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
+        return node
 
     # Unpacking ---------------------------------------------------------------------
 
     def unpacking(self, node: ast.Assign) -> list:
         """`a, (b, c) = v`: every level of the target gets its items' metadata."""
         target = node.targets[0]
-        node.value = self.display(primitives.unpack, [node.value, _shape(target, node)], node)
+        node.value = self.display(markers.unpack, [node.value, _shape(target, node)], node)
         return [node, *self.starred_fixups(target)]
 
     def starred_fixups(self, target: ast.expr) -> list:
@@ -118,7 +148,7 @@ class _Tagging(BodyTransformer):
         fixups = []
         for element in ast.walk(target):
             if isinstance(element, ast.Starred) and isinstance(element.value, ast.Name):
-                rebuilt = self.display(primitives.list_from, [name(element.value.id, element)],
+                rebuilt = self.display(markers.list_from, [name(element.value.id, element)],
                                        element)
                 fixups.append(ast.copy_location(ast.Assign(
                     targets=[name(element.value.id, element, store=True)], value=rebuilt),
@@ -128,7 +158,7 @@ class _Tagging(BodyTransformer):
     def visit_For(self, node: ast.For) -> ast.AST:
         node = self.generic_visit(node)
         if isinstance(node.target, (ast.Tuple, ast.List)):
-            node.iter = self.display(primitives.unpack_each,
+            node.iter = self.display(markers.unpack_each,
                                      [node.iter, _shape(node.target, node)], node)
             node.body[:0] = self.starred_fixups(node.target)
         return node
@@ -142,25 +172,25 @@ class _Tagging(BodyTransformer):
         node = self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load) or getattr(node, "ovd_temporary", False):
             return node
-        return self.display(primitives.display_list, node.elts, node)
+        return self.display(markers.display_list, node.elts, node)
 
     def visit_Tuple(self, node: ast.Tuple) -> ast.expr:
         node = self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load):
             return node
-        return self.display(primitives.display_tuple, node.elts, node)
+        return self.display(markers.display_tuple, node.elts, node)
 
     def visit_Set(self, node: ast.Set) -> ast.expr:
         node = self.generic_visit(node)
-        return self.display(primitives.display_set, node.elts, node)
+        return self.display(markers.display_set, node.elts, node)
 
     def visit_Dict(self, node: ast.Dict) -> ast.expr:
         node = self.generic_visit(node)
         flat: list = []
         for key, value in zip(node.keys, node.values):
-            flat += [key if key is not None else constant(primitives.DOUBLE_STAR, node),
+            flat += [key if key is not None else constant(markers.DOUBLE_STAR, node),
                      value]
-        return self.display(primitives.display_dict, flat, node)
+        return self.display(markers.display_dict, flat, node)
 
     def comprehension_scope(self, node: ast.AST) -> None:
         bound = set()
@@ -172,7 +202,7 @@ class _Tagging(BodyTransformer):
             if index:
                 generator.iter = self.visit(generator.iter)
             if isinstance(generator.target, (ast.Tuple, ast.List)) and not generator.is_async:
-                generator.iter = self.display(primitives.unpack_each, [
+                generator.iter = self.display(markers.unpack_each, [
                     generator.iter, _shape(generator.target, generator.iter)], generator.iter)
             generator.ifs = [self.visit(test) for test in generator.ifs]
         for field in ("elt", "key", "value"):
@@ -182,14 +212,14 @@ class _Tagging(BodyTransformer):
 
     def visit_ListComp(self, node: ast.ListComp) -> ast.expr:
         self.comprehension_scope(node)
-        return self.display(primitives.list_from, [node], node)
+        return self.display(markers.list_from, [node], node)
 
     def visit_SetComp(self, node: ast.SetComp) -> ast.expr:
         self.comprehension_scope(node)
         temporary = ast.copy_location(ast.ListComp(elt=node.elt, generators=node.generators),
                                       node)
         starred = ast.copy_location(ast.Starred(value=temporary, ctx=ast.Load()), node)
-        return self.display(primitives.display_set, [starred], node)
+        return self.display(markers.display_set, [starred], node)
 
     def visit_DictComp(self, node: ast.DictComp) -> ast.expr:
         self.comprehension_scope(node)
@@ -197,10 +227,25 @@ class _Tagging(BodyTransformer):
         pair.ovd_temporary = True
         temporary = ast.copy_location(ast.ListComp(elt=pair, generators=node.generators),
                                       node)
-        return self.display(primitives.dict_from, [temporary], node)
+        return self.display(markers.dict_from, [temporary], node)
 
     def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.expr:
         self.comprehension_scope(node)
+        node.elt = self.helper("yielded", [node.elt], node.elt)
+        return node
+
+    # What a generator hands out ----------------------------------------------------
+
+    def visit_Yield(self, node: ast.Yield) -> ast.expr:
+        node = self.generic_visit(node)
+        if self.generator and node.value is not None:
+            node.value = self.helper("yielded", [node.value], node.value)
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        node = self.generic_visit(node)
+        if self.generator and node.value is not None:
+            node.value = self.helper("plain", [node.value], node.value)
         return node
 
     # What leaves the frame untagged ------------------------------------------------
@@ -229,6 +274,42 @@ def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:
         starred = starred or isinstance(element, ast.Starred)
         shapes.append(None if starred else shape(element))  # after a star, positions move
     return constant(tuple(shapes), where)
+
+
+def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:
+    """The names whose value may leave the frame: every load except a `*name` or
+    `**name`, the container of an item read (`getitem`), the iterable of a loop,
+    and an argument of a native (engine) call."""
+    variadic = {a.arg for a in (tree.args.vararg, tree.args.kwarg) if a is not None}
+    escaping = variadic & cellvars
+    iterate = hidden(level, "iter")
+    parents: dict = {}
+    for node in _own_nodes(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    for node, parent in parents.items():
+        if not (isinstance(node, ast.Name) and node.id in variadic and
+                isinstance(node.ctx, ast.Load)):
+            continue
+        if isinstance(parent, ast.Starred) or (
+                isinstance(parent, ast.keyword) and parent.arg is None):
+            continue
+        if isinstance(parent, ast.Call) and node in parent.args and (
+                getattr(parent, NATIVE, False) is True or _named(parent.func, iterate) or
+                (_reads_item(parent.func) and parent.args[0] is node)):
+            continue
+        escaping.add(node.id)
+    return escaping
+
+
+def _named(node: ast.expr, identifier: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == identifier
+
+
+def _reads_item(func: ast.expr) -> bool:
+    """`res(operator.getitem)`: the lowered form of `x[i]`."""
+    return isinstance(func, ast.Call) and len(func.args) == 1 and isinstance(
+        func.args[0], ast.Constant) and func.args[0].value is operator.getitem
 
 
 def _no_arguments() -> ast.arguments:

@@ -3,24 +3,50 @@
 Lowering turns attribute access, subscripts, container displays, globals and
 closure cells into calls; these primitives answer them: the heap receives the
 plain value, the shadow store the metadata, and a read gives it back. Each is
-`impl(ctx, *args)`. They are plain Python, so when the tagging context itself
-runs under another one, the outer context runs them and its own primitives
-see the heap operations they make (their machinery is marked `nooverdub`).
+`impl(ctx, *args)`; the calls the tagging pass writes (displays, unpacking)
+are the markers of `_markers`, answered by the primitives of the same names.
+They are plain Python, so when the tagging context itself runs under another
+one, the outer context runs them and its own primitives see the heap
+operations they make (their machinery is marked `nooverdub`; their temporaries
+holding tagged values are native). Python code a heap operation reaches (a
+property, a `__setattr__`, a `__getitem__`, an `__iter__`, a sort key) runs
+as a call in the context (`call_in`).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import operator
+import types
 from collections import deque
-from typing import Any
 
-from contexts import nooverdub
+from contexts import _models as models
+from contexts import nooverdub, recurse
 from tagging import _heap as heap
+from tagging import _markers as markers
 from tagging._store import ABSENT
 from tagging._tag import Tagged, rawest
 
-_MUTABLE_SEQUENCES = (list, deque)
+_PLAIN_ITERABLES = frozenset({dict, set, frozenset, str, bytes, range})
+_VIEWS = (type({}.values()), type({}.items()))
+_GENERATOR = types.GeneratorType
+
+
+# Python code behind an operation --------------------------------------------------
+
+def call_in(ctx, f, *args):
+    """`f(*args)` as a call made in `ctx`: its hooks see it, the engine runs its body.
+
+    For the Python code a heap operation reaches (a property, a `__setattr__`,
+    a `__getitem__`): run natively it would see tagged values as they are, or
+    store them in the heap.
+    """
+    return recurse(ctx, _call, f, *args)
+
+
+def _call(f, *args):
+    return f(*args)
 
 
 # Attributes ------------------------------------------------------------------------
@@ -28,32 +54,53 @@ _MUTABLE_SEQUENCES = (list, deque)
 def getattr_(ctx, obj, name, *default):
     tag = ctx.tag
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
-    getter = nooverdub(heap.python_getter)(rawest(obj), name)
-    if getter is not None:
-        return getter(obj)
-    value = getattr(obj, name, *default)
-    return nooverdub(heap.load_attribute)(tag, obj, name, value)
+    route = nooverdub(heap.python_getter)(nooverdub(rawest)(obj), name)
+    if route is None:
+        value = getattr(obj, name, *default)
+        return nooverdub(heap.load_attribute)(tag, obj, name, value)
+    function, leading, trailing, hook = route
+    try:
+        if function is None:  # found natively, or else by the Python `__getattr__`
+            value = nooverdub(heap.generic_getattr)(obj, name)
+        else:
+            value = call_in(ctx, function, *leading, obj, *trailing)
+        return nooverdub(heap.load_attribute)(tag, obj, name, value)
+    except AttributeError:
+        if hook is None:
+            if default:
+                return default[0]
+            raise
+    try:
+        return call_in(ctx, hook, obj, name)
+    except AttributeError:
+        if default:
+            return default[0]
+        raise
 
 
 def setattr_(ctx, obj, name, value):
     tag = ctx.tag
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
-    custom = nooverdub(heap.python_setter)(rawest(obj), name)
-    if custom is not None:
-        setter, takes_name = custom
+    route = nooverdub(heap.python_setter)(nooverdub(rawest)(obj), name)
+    if route is not None:
+        function, leading, takes_name = route
         if takes_name:
-            setter(obj, name, value)
+            call_in(ctx, function, *leading, obj, name, value)
         else:
-            setter(obj, value)
+            call_in(ctx, function, *leading, obj, value)
         return None
-    return object_setattr(ctx, obj, name, value)
+    return _store_attribute(ctx, setattr, obj, name, value)
 
 
 def object_setattr(ctx, obj, name, value):
+    return _store_attribute(ctx, object.__setattr__, obj, name, value)
+
+
+def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
     inner, meta = nooverdub(heap.split)(value, tag)
-    object.__setattr__(obj, name, inner)
+    store(obj, name, inner)
     nooverdub(heap.note_attribute)(tag, obj, name, meta)
 
 
@@ -69,6 +116,10 @@ def delattr_(ctx, obj, name):
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
+                                           "__getitem__")
+    if method is not None:
+        return call_in(ctx, method, container, key)
     value = operator.getitem(container, key)
     return nooverdub(heap.load_item)(tag, container, key, value)
 
@@ -76,12 +127,17 @@ def getitem(ctx, container, key):
 def setitem(ctx, container, key, value):
     tag = ctx.tag
     container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
+                                           "__setitem__")
+    if method is not None:
+        call_in(ctx, method, container, key, value)
+        return
     if nooverdub(type)(nooverdub(rawest)(key)) is slice:
         before = nooverdub(heap.snapshot)(tag, container)
         incoming = _incoming(ctx, value)
         operator.setitem(container, key, [v for v, _ in incoming])
         nooverdub(heap.remap)(tag, container, before,
-                              [(rawest(v), m) for v, m in incoming if m is not ABSENT])
+                              [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
         return
     inner, meta = nooverdub(heap.split)(value, tag)
     operator.setitem(container, key, inner)
@@ -91,11 +147,16 @@ def setitem(ctx, container, key, value):
 def delitem(ctx, container, key):
     tag = ctx.tag
     container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
+                                           "__delitem__")
+    if method is not None:
+        call_in(ctx, method, container, key)
+        return
     before = nooverdub(heap.snapshot)(tag, container)
     operator.delitem(container, key)
     raw = nooverdub(rawest)(container)
     if nooverdub(isinstance)(raw, dict):
-        tag.store.forget(raw, nooverdub(rawest)(key))
+        nooverdub(tag.store.forget)(raw, nooverdub(rawest)(key))
     else:
         nooverdub(heap.remap)(tag, container, before)
 
@@ -112,23 +173,114 @@ def iterate(ctx, iterable):
     tag = ctx.tag
     raw = nooverdub(rawest)(iterable)
     kind = nooverdub(type)(raw)
-    if nooverdub(isinstance)(raw, heap.SEQUENCES) or kind in (
-            type({}.values()), type({}.items())):
-        items = nooverdub(heap.tagged_items)(tag, iterable)
-        if items is not None and nooverdub(type)(iterable) is not Tagged:
-            return items
-        return _iterate_nested(ctx, nooverdub(heap.own)(iterable, tag), raw)
-    if kind in (dict, set, frozenset, str, bytes, range):
+    if kind in _PLAIN_ITERABLES:
         return nooverdub(heap.own)(iterable, tag)
+    if nooverdub(heap.python_iteration)(kind):  # `__iter__` runs in the context
+        iterator = call_in(ctx, iter, nooverdub(heap.own)(iterable, tag))
+        return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
+            else iterator
+    if nooverdub(isinstance)(raw, heap.SEQUENCES):
+        if nooverdub(heap.has_slots)(tag, raw):
+            return _iterate_items(ctx, nooverdub(heap.own)(iterable, tag), raw)
+        return nooverdub(heap.own)(iterable, tag)
+    if kind in _VIEWS:
+        mapping = nooverdub(heap.view_mapping)(raw)
+        if not nooverdub(heap.has_slots)(tag, mapping):
+            return nooverdub(heap.own)(iterable, tag)
+        if kind is _VIEWS[0]:
+            return _iterate_values(ctx, mapping)
+        return _iterate_pairs(ctx, mapping)
+    if kind is _GENERATOR:
+        return _retagging(ctx, nooverdub(heap.own)(iterable, tag))
     return iter(nooverdub(heap.own)(iterable, tag))
 
 
-def _iterate_nested(ctx, iterable, raw):
-    """Iteration of a container another tagging context also tags (run under it)."""
+def _retagging(ctx, generator):
+    """Iterate a generator, giving back the metadata of what it yields."""
+    for item in generator:
+        yield nooverdub(heap.take_yielded)(ctx.tag, generator, item)
+
+
+def iter_(ctx, obj, *sentinel):
+    """`iter(x)`: over a container with metadata, an iterator that gives it back."""
+    if not sentinel:
+        raw = nooverdub(rawest)(obj)
+        kind = nooverdub(type)(raw)
+        if (nooverdub(isinstance)(raw, heap.SEQUENCES) or kind in _VIEWS) and \
+                not nooverdub(heap.python_iteration)(kind) and \
+                nooverdub(heap.has_slots)(ctx.tag, raw):
+            return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
+    return recurse(ctx, models.iter_, obj, *sentinel)
+
+
+def _each(items):
+    for item in items:
+        yield item
+
+
+def reversed_(ctx, cls, sequence):
+    """`reversed(x)`: over a sequence with metadata, an iterator that gives it back."""
+    raw = nooverdub(rawest)(sequence)
+    kind = nooverdub(type)(raw)
+    if nooverdub(isinstance)(raw, heap.SEQUENCES) and \
+            nooverdub(heap.python_method)(kind, "__reversed__") is None and \
+            nooverdub(heap.python_method)(kind, "__getitem__") is None and \
+            nooverdub(heap.has_slots)(ctx.tag, raw):
+        return recurse(ctx, _each_reversed, nooverdub(heap.own)(sequence, ctx.tag))
+    return recurse(ctx, models.reversed_, cls, sequence)
+
+
+def _each_reversed(items):
+    index = len(items) - 1
+    while index >= 0:
+        yield items[index]
+        index -= 1
+
+
+def generator_next(ctx, generator):
+    generator = nooverdub(heap.own)(generator, ctx.tag)
+    value = _GENERATOR.__next__(generator)
+    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+
+
+def generator_send(ctx, generator, value):
+    generator = nooverdub(heap.own)(generator, ctx.tag)
+    value = _GENERATOR.send(generator, nooverdub(heap.own)(value, ctx.tag))
+    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+
+
+def generator_throw(ctx, generator, *args):
+    generator = nooverdub(heap.own)(generator, ctx.tag)
+    value = _GENERATOR.throw(generator, *args)
+    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+
+
+# The iterations below are plain Python, so that a context this one runs under
+# sees the reads they make (and re-attaches its own metadata of each element).
+
+def _iterate_items(ctx, iterable, raw):
+    """Iterate a sequence whose elements have metadata."""
     tag = ctx.tag
-    for index, item in enumerate(iterable):
-        yield nooverdub(heap.retag)(tag, item, tag.store.lookup(
-            raw, index, nooverdub(rawest)(item)))
+    index = 0
+    for item in iterable:
+        yield nooverdub(heap.retag_item)(tag, raw, index, item)
+        index += 1
+
+
+def _iterate_values(ctx, mapping):
+    """Iterate `mapping.values()` giving back the values' metadata."""
+    tag = ctx.tag
+    for key, value in dict.items(mapping):
+        yield nooverdub(heap.retag_value)(tag, mapping, key, value)
+
+
+def _iterate_pairs(ctx, mapping):
+    """Iterate `mapping.items()`: plain pairs, the value's metadata in slot 1."""
+    tag = ctx.tag
+    for key, value in dict.items(mapping):
+        pair = (key, value)
+        nooverdub(heap.note_pair)(tag, mapping, pair)
+        yield pair
 
 
 def unpack(ctx, value, shape):
@@ -152,14 +304,31 @@ def unpack_each(ctx, iterable, shape):
 
 # Containers ------------------------------------------------------------------------
 
-def list_append(ctx, container, value):
-    tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
-    inner, meta = nooverdub(heap.split)(value, tag)
-    list.append(container, inner)
-    if meta is not ABSENT:
+def _appender(method, bounded=False):
+    """`list.append`, `deque.append`: the new last element keeps its metadata."""
+
+    def primitive(ctx, container, value):
+        tag = ctx.tag
+        container = nooverdub(heap.own)(container, tag)
+        inner, meta = nooverdub(heap.split)(value, tag)
         raw = nooverdub(rawest)(container)
-        tag.store.record(raw, nooverdub(len)(raw) - 1, nooverdub(rawest)(inner), meta)
+        if bounded and raw.maxlen is not None:  # a full deque drops its first element
+            before = nooverdub(heap.snapshot)(tag, container)
+            method(container, inner)
+            nooverdub(heap.remap)(tag, container, before,
+                                  [] if meta is ABSENT else [(nooverdub(rawest)(inner), meta)])
+            return
+        method(container, inner)
+        if meta is not ABSENT:
+            nooverdub(tag.store.record)(raw, nooverdub(len)(raw) - 1,
+                                        nooverdub(rawest)(inner), meta)
+
+    primitive.__name__ = f"tagged_{method.__name__}"
+    return primitive
+
+
+list_append = _appender(list.append)
+deque_append = _appender(deque.append, bounded=True)
 
 
 def _in_place(method):
@@ -172,7 +341,7 @@ def _in_place(method):
         incoming = [nooverdub(heap.split)(a, tag) for a in args]
         result = method(container, *[v for v, _ in incoming], **kwargs)
         nooverdub(heap.remap)(tag, container, before,
-                              [(rawest(v), m) for v, m in incoming if m is not ABSENT])
+                              [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
         return _retag_result(tag, result, before)
 
     primitive.__name__ = f"tagged_{method.__name__}"
@@ -183,26 +352,59 @@ def _retag_result(tag, result, before):
     """A removed element (from `pop`) gets its metadata back."""
     for raw, meta in before:
         if raw is result:
-            return Tagged(tag, result, meta)
+            return nooverdub(Tagged)(tag, result, meta)
     return result
 
 
-def list_extend(ctx, container, iterable):
-    for item in list(iterate(ctx, iterable)):
-        list_append(ctx, container, item)
+def _extender(append):
+    """`list.extend`, `deque.extend`: appends, one element at a time."""
+
+    def primitive(ctx, container, iterable):
+        for item in list(iterate(ctx, iterable)):
+            append(ctx, container, item)
+
+    primitive.__name__ = f"tagged_extend_{append.__name__}"
+    return primitive
+
+
+list_extend = _extender(list_append)
+
+
+def deque_extendleft(ctx, container, iterable):
+    tag = ctx.tag
+    container = nooverdub(heap.own)(container, tag)
+    before = nooverdub(heap.snapshot)(tag, container)
+    incoming = _incoming(ctx, iterable)
+    deque.extendleft(container, [v for v, _ in incoming])
+    nooverdub(heap.remap)(tag, container, before,
+                          [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
 
 
 def list_sort(ctx, container, *, key=None, reverse=False):
-    tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
-    items = list(iterate(ctx, container))
-    keys = items if key is None else [key(item) for item in items]
-    order = nooverdub(sorted)(nooverdub(range)(nooverdub(len)(items)),
-                              key=[nooverdub(rawest)(k) for k in keys].__getitem__,
-                              reverse=reverse)
-    before = nooverdub(heap.snapshot)(tag, container)
-    container[:] = [nooverdub(heap.own)(items[i], tag) for i in order]
-    nooverdub(heap.remap)(tag, container, before)
+    """`list.sort`: keys computed in the context, compared natively when they are
+    plain scalars, else by the engine's model (with `<` in the context); the
+    elements move by a slice store, so their metadata moves with them."""
+    container = nooverdub(heap.own)(container, ctx.tag)
+    items = nooverdub(list)(iterate(ctx, container))  # native temporaries: tagged
+    keys = items
+    if key is not None:
+        keys = nooverdub(list)()
+        for item in items:
+            nooverdub(keys.append)(call_in(ctx, key, item))
+    order = nooverdub(heap.native_order)(keys, reverse)
+    if order is None:
+        def key_at(position):
+            return keys[position]
+
+        order = nooverdub(list)(nooverdub(range)(nooverdub(len)(items)))
+        recurse(ctx, models.list_sort, order, key=key_at, reverse=reverse)
+    setitem(ctx, container, nooverdub(slice)(None), nooverdub(heap.pick)(items, order))
+
+
+def sorted_(ctx, iterable, *, key=None, reverse=False):
+    items = from_list(ctx, list, iterable)
+    list_sort(ctx, items, key=key, reverse=reverse)
+    return items
 
 
 def copy_container(ctx, container, *args):
@@ -211,15 +413,8 @@ def copy_container(ctx, container, *args):
     container = nooverdub(heap.own)(container, tag)
     copied = copy.copy(container)
     nooverdub(heap.copy_slots)(tag, container, copied)
-    _copy_attributes(tag, container, copied)
+    nooverdub(heap.copy_attributes)(tag, container, copied)
     return copied
-
-
-def _copy_attributes(tag, source, target):
-    source, target = rawest(source), rawest(target)
-    namespace = getattr(source, "__dict__", None)
-    if type(namespace) is dict:
-        nooverdub(heap.copy_slots)(tag, namespace, target.__dict__)
 
 
 def from_iterable(kind):
@@ -232,11 +427,41 @@ def from_iterable(kind):
         if cls is list:
             return out
         made = cls(out, *args)
-        nooverdub(heap.copy_slots)(ctx.tag, out, made)
+        nooverdub(heap.move_slots)(ctx.tag, out, made)
         return made
 
     primitive.__name__ = f"tagged_{kind.__name__}"
     return primitive
+
+
+from_list = from_iterable(list)
+
+
+def tuple_new(ctx, cls, iterable=()):
+    """`tuple.__new__(cls, items)` (how a namedtuple is made): items keep metadata."""
+    out = from_list(ctx, list, iterable)
+    made = tuple.__new__(cls, out)
+    nooverdub(heap.move_slots)(ctx.tag, out, made)
+    return made
+
+
+def partial_new(ctx, cls, func, *args, **keywords):
+    """`functools.partial(f, *args, **keywords)`: the stored arguments keep metadata
+    (the engine's model of calling a partial reads them back in the context)."""
+    tag = ctx.tag
+    incoming = [nooverdub(heap.split)(a, tag) for a in args]
+    named = {k: nooverdub(heap.split)(v, tag) for k, v in dict.items(keywords)}
+    func = nooverdub(heap.own)(func, tag)
+    made = cls(func, *[v for v, _ in incoming],
+               **{k: v for k, (v, _) in dict.items(named)})
+    flattened = nooverdub(type)(func) is cls  # `made.args` starts with `func.args`
+    inherited = nooverdub(heap.snapshot)(tag, func.args) if flattened else []
+    nooverdub(heap.remap)(tag, made.args, inherited,
+                          [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
+    for key, (value, meta) in dict.items(named):
+        if meta is not ABSENT:
+            nooverdub(tag.store.record)(made.keywords, key, nooverdub(rawest)(value), meta)
+    return made
 
 
 def dict_new(ctx, cls, *args, **kwargs):
@@ -251,7 +476,9 @@ def dict_update(ctx, container, *args, **kwargs):
     if args:
         other = nooverdub(heap.own)(args[0], tag)
         if nooverdub(hasattr)(other, "keys"):
-            for key in other.keys():
+            keys = dict.keys(other) if nooverdub(isinstance)(nooverdub(rawest)(other), dict) \
+                else other.keys()
+            for key in keys:
                 setitem(ctx, container, key, getitem(ctx, other, key))
         else:
             for pair in iterate(ctx, other):
@@ -296,8 +523,16 @@ def display_list(ctx, *items):
 def display_tuple(ctx, *items):
     out = display_list(ctx, *items)
     made = tuple(out)
-    nooverdub(heap.copy_slots)(ctx.tag, out, made)
+    nooverdub(heap.move_slots)(ctx.tag, out, made)
     return made
+
+
+def display_set(ctx, *items):
+    """Set elements keep no metadata (a set has no slots): they are stored plain."""
+    out = set()
+    for item in items:
+        out.add(nooverdub(heap.own)(item, ctx.tag))
+    return out
 
 
 def display_dict(ctx, *flat):
@@ -305,7 +540,7 @@ def display_dict(ctx, *flat):
     index = 0
     while index < nooverdub(len)(flat):
         key, value = flat[index], flat[index + 1]
-        if key is DOUBLE_STAR:
+        if key is markers.DOUBLE_STAR:
             dict_update(ctx, out, value)
         else:
             setitem(ctx, out, key, value)
@@ -326,33 +561,29 @@ def dict_from(ctx, temporary):
     return out
 
 
-DOUBLE_STAR = object()  # marks `**mapping` in a dict display
-
 BUILTINS: dict = {
     getattr: getattr_, setattr: setattr_, delattr: delattr_,
     object.__setattr__: object_setattr,
     operator.getitem: getitem, operator.setitem: setitem, operator.delitem: delitem,
     list.append: list_append, list.extend: list_extend, list.sort: list_sort,
+    deque.append: deque_append, deque.extend: _extender(deque_append),
+    deque.extendleft: deque_extendleft,
     list.copy: copy_container, dict.copy: copy_container, copy.copy: copy_container,
     set.copy: copy_container, deque.copy: copy_container,
-    list: from_iterable(list), tuple: from_iterable(tuple), deque: from_iterable(deque),
+    sorted: sorted_, list: from_list, tuple: from_iterable(tuple),
+    deque: from_iterable(deque),
     dict: dict_new, dict.update: dict_update, dict.get: dict_get, dict.pop: dict_pop,
     dict.setdefault: dict_setdefault,
-    deque.append: list_append,
-    display_list: display_list, display_tuple: display_tuple, display_dict: display_dict,
-    list_from: list_from, dict_from: dict_from, unpack: unpack, unpack_each: unpack_each,
+    tuple.__new__: tuple_new, functools.partial: partial_new,
+    iter: iter_, reversed: reversed_, _GENERATOR.__next__: generator_next,
+    _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
+    markers.display_list: display_list, markers.display_tuple: display_tuple,
+    markers.display_dict: display_dict, markers.display_set: display_set,
+    markers.list_from: list_from, markers.dict_from: dict_from, markers.unpack: unpack,
+    markers.unpack_each: unpack_each,
 }
 for _method in (list.insert, list.pop, list.remove, list.reverse, list.clear,
                 deque.appendleft, deque.pop, deque.popleft, deque.rotate, deque.remove,
-                deque.reverse, deque.extendleft, deque.clear, deque.insert):
+                deque.reverse, deque.clear, deque.insert):
     BUILTINS[_method] = _in_place(_method)
 
-
-def display_set(ctx, *items):
-    out = set()
-    for item in items:
-        out.add(nooverdub(heap.own)(item, ctx.tag))
-    return out
-
-
-BUILTINS[display_set] = display_set

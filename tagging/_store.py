@@ -7,22 +7,33 @@ metadata only if the slot still holds that very object. Floats, complex
 numbers, big ints and fractions are stored as fresh copies, so a later write
 of an equal shared constant by code the context did not see is not mistaken
 for ours. The store keeps the containers it knows alive (their ids stay
-theirs) and lives as long as the tag that owns it.
+theirs) and lives as long as the tag that owns it; when it has grown, it drops
+the containers nothing else holds any more (no code can read them again), so
+temporaries made in a loop do not pile up. What a generator frame last
+yielded is kept beside, without keeping the frame.
 """
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
 ABSENT = object()  # no metadata for this slot
+_FIRST_SWEEP = 4096  # containers known before the first sweep
+_HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argument
 
 
 class Store:
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "yielded", "limit")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
+        # id(generator frame) -> (its code, raw value it last yielded, meta); the
+        # frame is not kept alive (its locals hold tagged values), the code tells
+        # a frame that reuses the address from it.
+        self.yielded: dict = {}
+        self.limit = _FIRST_SWEEP
 
     def __len__(self) -> int:
         return sum(len(slots) for _, slots in self.entries.values())
@@ -34,13 +45,26 @@ class Store:
     def record(self, container: Any, slot: Any, raw: Any, meta: Any) -> None:
         entry = self.entries.get(id(container))
         if entry is None:
+            if len(self.entries) >= self.limit:
+                self.sweep()
             entry = self.entries[id(container)] = (container, {})
         entry[1][slot] = (raw, meta)
+
+    def sweep(self) -> None:
+        """Forget the containers only the store still holds (amortised: the next
+        sweep waits until the store has doubled). CPython reference counts tell."""
+        entries = self.entries
+        for key in list(entries):
+            if sys.getrefcount(entries[key][0]) <= _HELD_BY_THE_STORE_ONLY:
+                del entries[key]
+        self.limit = max(_FIRST_SWEEP, 2 * len(entries))
 
     def forget(self, container: Any, slot: Any) -> None:
         entry = self.entries.get(id(container))
         if entry is not None:
             entry[1].pop(slot, None)
+            if not entry[1]:  # nothing left to remember: let the container go
+                del self.entries[id(container)]
 
     def lookup(self, container: Any, slot: Any, raw: Any) -> Any:
         """The metadata recorded for the slot, if it still holds `raw`; else ABSENT."""
@@ -57,6 +81,8 @@ class Store:
 
     def replace(self, container: Any, slots: dict) -> None:
         if slots:
+            if len(self.entries) >= self.limit and id(container) not in self.entries:
+                self.sweep()
             self.entries[id(container)] = (container, slots)
         else:
             self.entries.pop(id(container), None)

@@ -16,6 +16,7 @@ import attrs
 
 from contexts import Context, similarcontext
 from contexts._context import NoMetaData
+from contexts._context import _version as class_version
 from tagging._store import Store, fresh
 
 _serials = itertools.count(1)
@@ -86,15 +87,16 @@ def tag(value: Any, ctx: Context, meta: Any = NoMetaData()) -> Tagged:
     The tagged value holds a fresh copy of `value` where one can be made, so the
     heap slots it is stored in hold an object no other code shares.
     """
-    if not hastagging(ctx):
+    own = getattr(ctx, "tag", None)
+    if type(own) is not Tag or not isinstance(ctx, Context):
         raise TypeError(
             f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
             "context with enabletagging(ctx, f) first")
-    if istagged(value, ctx):
+    if type(value) is Tagged and value.tag is own:
         raise ValueError(f"{value!r} is already tagged for this context; untag it first")
-    if not isinstance(meta, NoMetaData):
+    if type(meta) is not NoMetaData:
         value_type = type(rawest(value))
-        allowed = metadatatype(type(ctx), value_type)
+        allowed = _allowed(type(ctx), value_type)
         if allowed is NoMetaData or allowed is None:
             raise TypeError(
                 f"{value_type.__name__} values may carry no metadata in "
@@ -103,9 +105,28 @@ def tag(value: Any, ctx: Context, meta: Any = NoMetaData()) -> Tagged:
         if not isinstance(rawest(meta), allowed):
             raise TypeError(
                 f"metadata {rawest(meta)!r} of type {type(rawest(meta)).__name__} is not "
-                f"a {getattr(allowed, '__name__', allowed)}, the metadata type of "
+                f"a {_names(allowed)}, the metadata type of "
                 f"{value_type.__name__} values in {type(ctx).__name__}")
-    return Tagged(ctx.tag, fresh(value), meta)
+    return Tagged(own, fresh(value), meta)
+
+
+_allowed_types: dict = {}  # (context type, value type) -> (class version, metadata type)
+
+
+def _allowed(ctx_type: type, value_type: type) -> Any:
+    """`metadatatype`, remembered until a context class changes."""
+    key = (ctx_type, value_type)
+    found = _allowed_types.get(key)
+    if found is None or found[0] != class_version[0]:
+        found = _allowed_types[key] = (class_version[0], metadatatype(ctx_type, value_type))
+    return found[1]
+
+
+def _names(types: Any) -> str:
+    """`float`, or `int or float` for a tuple of types."""
+    if isinstance(types, tuple):
+        return " or ".join(_names(t) for t in types)
+    return getattr(types, "__name__", repr(types))
 
 
 def untag(x: Any, ctx: Context) -> Any:
