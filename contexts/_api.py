@@ -17,6 +17,7 @@ from contexts._marks import nooverdub
 from contexts._pipeline import transformed_tree
 from contexts._runtime import runtime_of
 from contexts._source import SourceUnavailable
+from contexts._tracebacks import strip_engine_frames
 
 UNTAG_ARGUMENTS: list = []  # tagging installs `(ctx, args, kwargs) -> (args, kwargs)`
 FOREIGN_RESULTS: list = []  # tagging installs `(ctx, f, args, result) -> result`
@@ -25,7 +26,11 @@ FOREIGN_RESULTS: list = []  # tagging installs `(ctx, f, args, result) -> result
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
     nooverdub(_check)(ctx, f, "overdub")
-    return ctx.overdub(f, *args, **kwargs)
+    try:
+        return ctx.overdub(f, *args, **kwargs)
+    except BaseException as error:
+        nooverdub(strip_engine_frames)(error)  # the traceback names the user's lines
+        raise
 
 
 def recurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:

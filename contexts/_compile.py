@@ -93,9 +93,9 @@ def _wrap_chain(chain: tuple, inner: ast.stmt, dummies: list) -> ast.stmt:
 
 
 def _dummy(name: str, where: ast.AST) -> ast.stmt:
-    assign = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
-                        value=ast.Constant(value=None))
-    return ast.copy_location(assign, where)
+    target = ast.copy_location(ast.Name(id=name, ctx=ast.Store()), where)
+    value = ast.copy_location(ast.Constant(value=None), where)
+    return ast.copy_location(ast.Assign(targets=[target], value=value), where)
 
 
 def _no_args() -> ast.arguments:

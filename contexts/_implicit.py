@@ -60,8 +60,10 @@ def make_iterate(call1: Callable, drive: Callable) -> Callable:
     by `drive`, so each step is a call in the context too (`iter(s)` itself returns
     the iterator unchanged, as in CPython)."""
     def iterate(iterable):
-        if type(iterable) in _NATIVE_ITERABLES:
-            return iterable
+        kind = type(iterable)
+        if kind in _NATIVE_ITERABLES or (_lookup(kind, "__iter__") is None and
+                                         _lookup(kind, "__getitem__") is None):
+            return iterable  # not iterable: the native site raises its own error
         iterator = call1(iter, iterable)
         if type(_lookup(type(iterator), "__next__")) is types.FunctionType:
             return drive(iterator)

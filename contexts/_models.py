@@ -172,7 +172,11 @@ def dict_(cls, *args, **kwargs):
 
 
 def dict_update(self, other=(), /, **kwargs):
-    if nooverdub(hasattr)(other, "keys"):
+    if nooverdub(_dict_iterated)(other):
+        # a dict subclass iterated as a dict: C merges its entries, not its methods
+        for key in nooverdub(dict.keys)(other):
+            self[key] = nooverdub(dict.__getitem__)(other, key)
+    elif nooverdub(hasattr)(other, "keys"):
         for key in other.keys():
             self[key] = other[key]
     else:
@@ -185,6 +189,11 @@ def dict_update(self, other=(), /, **kwargs):
             self[key] = value
     for key in kwargs:
         self[key] = kwargs[key]
+
+
+def _dict_iterated(other) -> bool:
+    kind = type(other)
+    return kind is not dict and isinstance(other, dict) and kind.__iter__ is dict.__iter__
 
 
 def _bad_pair(pair, position):
@@ -523,6 +532,8 @@ def starmap_(cls, function, iterable, /):
 
 def _starmap(function, iterable):
     for args in iterable:
+        if nooverdub(type)(args) is not tuple:
+            args = tuple(args)  # as C does, with its error for a non-iterable
         yield function(*args)
 
 

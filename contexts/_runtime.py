@@ -75,6 +75,8 @@ class Runtime:
         slot = (type(f.__self__), f.__name__)
         target = f if self.native_methods.get(slot) else self.resolve(f, primitives=True)
         self.native_methods[slot] = target is f
+        if self.profile.tagging:  # its objects may be temporaries holding tagged values
+            return target
         if len(self.bound_methods) >= _PINNED:
             for method in self.bound_methods:
                 self.resolved.pop(method, None)

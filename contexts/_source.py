@@ -76,7 +76,7 @@ def locate(f: types.FunctionType) -> Located:
         raise SourceUnavailable(
             f"no source for {code.co_qualname} (file {filename!r} cannot be read)"
         )
-    index = _index_for(filename, lines)
+    index = _index_for(filename, lines, _assertion_rewriter(f))
     candidates = index.scopes.get((code.co_qualname, code.co_firstlineno), [])
     if len(candidates) > 1:
         candidates = [c for c in candidates if _positions_fit(code, c[0])]
@@ -91,29 +91,47 @@ def locate(f: types.FunctionType) -> Located:
                    lines=index.lines)
 
 
-def _index_for(filename: str, lines: list) -> _FileIndex:
-    key = (filename, tuple(lines))
+def _assertion_rewriter(f: types.FunctionType) -> Any:
+    """pytest's import hook, if it rewrote the asserts of `f`'s module (a test file)."""
+    loader = f.__globals__.get("__loader__")
+    if type(loader).__name__ != "AssertionRewritingHook":
+        return None
+    rewritten = getattr(loader, "_rewritten_names", {})
+    return loader if f.__globals__.get("__name__") in rewritten else None
+
+
+def _index_for(filename: str, lines: list, rewriter: Any = None) -> _FileIndex:
+    key = (filename, tuple(lines), rewriter is not None)
     index = _file_indexes.get(key)
     if index is None:
         with _lock:
             index = _file_indexes.get(key)
             if index is None:
-                index = _build_index(key[1], filename)
+                index = _build_index(key[1], filename, rewriter)
                 _file_indexes.clear() if len(_file_indexes) > 256 else None
                 _file_indexes[key] = index
     return index
 
 
-def _build_index(lines: tuple, filename: str) -> _FileIndex:
+def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileIndex:
+    text = "".join(lines)
     try:
-        module = ast.parse("".join(lines), filename)
+        module = ast.parse(text, filename)
     except SyntaxError as error:
         raise SourceUnavailable(f"cannot parse {filename!r}: {error}") from None
+    if rewriter is not None:  # what pytest compiled: its asserts rewritten, a generator
+        from _pytest.assertion.rewrite import rewrite_asserts
+
+        rewrite_asserts(module, text.encode(), filename, getattr(rewriter, "config", None))
+        lines = ()  # the nodes no longer match the text
     scopes: dict = {}
     _walk(module, "", (), scopes)
     imports = tuple(
         stmt for stmt in module.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
     )
+    for node in (n for stmt in imports for n in ast.walk(stmt)):
+        if getattr(node, "end_lineno", None) is None:  # made by a rewriter without ends
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
     return _FileIndex(scopes=scopes, imports=imports, lines=lines)
 
 
