@@ -74,7 +74,8 @@ def check(f: Callable) -> list[str]:
         problems.append(f"value {value!r} != plain {f(A, B)!r}")
     if not (type(meta) is float and math.isclose(meta, f(MA, MB), rel_tol=1e-12)):
         problems.append(f"metadata {meta!r} != f(metadata) {f(MA, MB)!r}")
-    state = (tw.CONST_BINDING, tw.GLOBAL_BINDING, tw.PLUSFUNC.x, tw.LOOP_GLOBAL)
+    state = (tw.crazy.CONST_BINDING, tw.crazy.GLOBAL_BINDING, tw.crazy.PLUSFUNC.x,
+             tw.LOOP_GLOBAL)
     if state != ([], 0.0, 0.0, 0.0) or any(type(s) is not float for s in state[1:]):
         problems.append(f"module state not plain after the run: {state!r}")
     return problems

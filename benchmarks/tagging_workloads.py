@@ -1,111 +1,24 @@
 """Workloads and the metadata context for the tagging benchmarks.
 
 They live in a real file because the engine reads a function's source to
-transform it. `crazy_sum_mul` is a copy of `tests/crazy_module.py` (the
-benchmarks do not import the tests); it and `object_loop` use module globals of
-this module, which every run resets.
+transform it. CrazyModule and its metadata context are the example's
+(`examples/crazy_module.py`); `object_loop` uses a module global of this module,
+which every run resets.
 """
 
 from __future__ import annotations
 
-import operator
-
-from contexts import Context, primitive
-from tagging import NoMetaData, metadata, tag, untag
+import sys
+from pathlib import Path
 
 
-# The context ---------------------------------------------------------------------------
+# The context and CrazyModule are the example's (examples/crazy_module.py) ------------
 
-class NumMetaCtx(Context):
-    """Numbers carry a float; `+` and `*` compute on it too (as MirrorCtx in the tests).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+import crazy_module as crazy  # noqa: E402  (after the path is set)
 
-    The metadata of a result is the same computation run on the metadata, an
-    untagged operand standing for itself; with no tagged operand the operation
-    is plain arithmetic and the result is untagged.
-    """
-
-    @classmethod
-    def metadatatype(cls, value_type):
-        return float if value_type in (int, float) else NoMetaData
-
-    def meta_of(self, x):
-        meta = metadata(x, self)
-        return untag(x, self) if isinstance(meta, NoMetaData) else meta
-
-    @primitive(operator.add)
-    def add(self, a, b):
-        return self.mirror(operator.add, a, b)
-
-    @primitive(operator.mul)
-    def mul(self, a, b):
-        return self.mirror(operator.mul, a, b)
-
-    def mirror(self, op, a, b):
-        value = op(untag(a, self), untag(b, self))
-        if isinstance(metadata(a, self), NoMetaData) and \
-                isinstance(metadata(b, self), NoMetaData):
-            return value
-        return tag(value, self, float(op(self.meta_of(a), self.meta_of(b))))
-
-
-# CrazyModule (copied from tests/crazy_module.py) ------------------------------------------
-
-CONST_BINDING: list = []
-GLOBAL_BINDING = 0.0
-
-
-class Foo:
-    def __init__(self, vector):
-        self.vector = vector
-
-
-class FooContainer:
-    def __init__(self, foo):
-        self.foo = foo
-
-
-class PlusFunc:
-    def __init__(self, x):
-        self.x = x
-
-    def __call__(self, x):
-        return self.x + x
-
-
-PLUSFUNC = PlusFunc(0.0)
-
-
-def crazy_sum_mul(x, y):
-    """A very convoluted `sum(x) * sum(y)` through objects, globals and a callable."""
-    global GLOBAL_BINDING
-    assert len(x) == len(y)
-    fooc = FooContainer(Foo(x))
-    tmp = y
-    for i in range(len(y)):
-        if i % 2 == 1:  # fooc.foo.vector is y and tmp is x
-            v = fooc.foo.vector[i]
-            CONST_BINDING.append(tmp[i])
-            GLOBAL_BINDING = PLUSFUNC(v)
-            PLUSFUNC.x = GLOBAL_BINDING
-            fooc.foo = Foo(x)
-            tmp = y
-        else:  # fooc.foo.vector is x and tmp is y
-            v = fooc.foo.vector[i]
-            CONST_BINDING.append(v)
-            GLOBAL_BINDING = PLUSFUNC(tmp[i])
-            PLUSFUNC.x = GLOBAL_BINDING
-            fooc.foo = Foo(y)
-            tmp = x
-    z = sum(CONST_BINDING) * GLOBAL_BINDING
-    CONST_BINDING.clear()
-    PLUSFUNC.x = 0.0
-    GLOBAL_BINDING = 0.0
-    return z
-
-
-def crazy_entry(a, b):
-    """The lists are built inside the run, from the two (tagged) floats."""
-    return crazy_sum_mul([a, 2.0], [3.0, b])
+NumMetaCtx = crazy.MirrorCtx  # numbers carry a float; `+` and `*` compute on it too
+crazy_entry = crazy.entry     # crazy_sum_mul([a, 2.0], [3.0, b])
 
 
 # An object-heavy loop ------------------------------------------------------------------

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import operator
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
 
 from contexts import Context, lowered, overdub, recurse
+from tests.examples import FOLDER, load
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = FOLDER
 NAMES = ["print_trace", "posthook_trace", "count_calls", "accumulate", "nested_trace",
          "memoize", "slice_dispatch", "slice_pass", "literal_translation", "math_to_mpmath",
          "weird_identity", "crazy_module", "nested_d"]
-
-
-def load(name: str):
-    """Import `examples/<name>.py` as a module of its own."""
-    module_name = f"_example_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def documented_output(name: str) -> str:

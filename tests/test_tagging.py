@@ -31,7 +31,10 @@ from contexts import Context, contextslot, overdub, primitive
 from tagging import (NoMetaData, Tagged, enabletagging, hasmetadata, hastagging, istagged,
                      metadata, metadatatype, tag, untag)
 
-from tests import tagging_module, toy_ad
+from tests import tagging_module
+from tests.examples import load
+
+toy_ad = load("nested_d")  # D built from the tagging API alone
 
 
 class MetaCtx(Context):

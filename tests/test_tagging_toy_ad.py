@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.toy_ad import D
+from tests.examples import load
+
+D = load("nested_d").D
 
 
 def test_derivative_of_sin_is_cos():
