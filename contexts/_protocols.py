@@ -125,16 +125,9 @@ def _binary_steps(op, a, b, force=False):
     reflected = _dunder(tb, reflected_name) if tb is not ta else None
     if not (force or _worth(forward, reflected)) or not _known(forward, reflected):
         return None
-    steps = []
-    if reflected is not None and issubclass(tb, ta) and \
-            reflected is not _dunder(ta, reflected_name):
-        steps.append(_step(reflected, (b, a)))
-        reflected = None
-    if forward is not None:
-        steps.append(_step(forward, (a, b)))
-    if reflected is not None:
-        steps.append(_step(reflected, (b, a)))
-    return steps
+    overrides = reflected is not None and issubclass(tb, ta) and \
+        reflected is not _dunder(ta, reflected_name)
+    return _ordered(forward, reflected, a, b, reflected_first=overrides)
 
 
 def _compare_steps(op, a, b):
@@ -143,8 +136,13 @@ def _compare_steps(op, a, b):
     forward, reflected = _dunder(ta, name), _dunder(tb, reflected_name)
     if not _worth(forward, reflected) or not _known(forward, reflected):
         return None
+    return _ordered(forward, reflected, a, b, reflected_first=tb is not ta and issubclass(tb, ta))
+
+
+def _ordered(forward, reflected, a, b, reflected_first: bool) -> list:
+    """CPython's order: a subclass's reflected method first, then forward, then reflected."""
     steps = []
-    if tb is not ta and issubclass(tb, ta) and reflected is not None:
+    if reflected is not None and reflected_first:
         steps.append(_step(reflected, (b, a)))
         reflected = None
     if forward is not None:

@@ -219,6 +219,12 @@ def _index(container: Any, key: Any) -> Any:
     return key
 
 
+def item_operands(tag: Tag, container: Any, key: Any, dunder: str) -> tuple:
+    """(container, key) without `tag`'s layer, and the container type's Python `dunder`."""
+    container, key = own(container, tag), own(key, tag)
+    return container, key, python_method(type(rawest(container)), dunder)
+
+
 def load_item(tag: Tag, container: Any, key: Any, value: Any) -> Any:
     store = tag.store
     if not store.entries:

@@ -115,9 +115,7 @@ def delattr_(ctx, obj, name):
 
 def getitem(ctx, container, key):
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
-    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
-                                           "__getitem__")
+    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__getitem__")
     if method is not None:
         return call_in(ctx, method, container, key)
     value = operator.getitem(container, key)
@@ -126,9 +124,7 @@ def getitem(ctx, container, key):
 
 def setitem(ctx, container, key, value):
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
-    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
-                                           "__setitem__")
+    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__setitem__")
     if method is not None:
         call_in(ctx, method, container, key, value)
         return
@@ -146,9 +142,7 @@ def setitem(ctx, container, key, value):
 
 def delitem(ctx, container, key):
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
-    method = nooverdub(heap.python_method)(nooverdub(type)(nooverdub(rawest)(container)),
-                                           "__delitem__")
+    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__delitem__")
     if method is not None:
         call_in(ctx, method, container, key)
         return
