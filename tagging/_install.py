@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import operator
+import os
 import sys
 import types
 from typing import Any
 
-from contexts import _api, _pipeline, _runtime
+from contexts import _api, _pipeline, _runtime, _tracebacks
 from contexts._marks import precompile
 from tagging import _heap as heap
 from tagging import _primitives as primitives
@@ -134,3 +135,4 @@ def _engine_functions() -> list:
 
 
 precompile(_engine_functions())
+_tracebacks.ENGINE_PLACES.append(os.path.dirname(os.path.abspath(__file__)) + os.sep)

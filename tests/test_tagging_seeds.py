@@ -39,3 +39,21 @@ def test_no_tagged_value_is_reachable_after_a_run():
     gc.collect()
     leaked = [o for o in gc.get_objects() if type(o) is Tagged and o is not result]
     assert leaked == []
+
+
+def store_then_fail(x):
+    box = weird.Bar(x, x, x)
+    return box.missing  # raises AttributeError here, inside a tagging primitive's call
+
+
+def test_tracebacks_of_tagging_runs_end_at_the_users_line():
+    import traceback
+
+    ctx = enabletagging(weird.FooBarCtx(), store_then_fail)
+    try:
+        overdub(ctx, store_then_fail, tag(1, ctx, 2))
+    except AttributeError as error:
+        last = traceback.extract_tb(error.__traceback__)[-1]
+    else:
+        raise AssertionError("no AttributeError")
+    assert last.name == "store_then_fail" and "box.missing" in last.line
