@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 ABSENT = object()  # no metadata for this slot
-_FIRST_SWEEP = 4096  # containers known before the first sweep
+_FIRST_SWEEP = 512  # containers known before the first sweep
 _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argument
 
 
