@@ -20,12 +20,12 @@ from fractions import Fraction
 from typing import Any
 
 ABSENT = object()  # no metadata for this slot
-_FIRST_SWEEP = 512  # containers known before the first sweep
+_FIRST_SWEEP = 512  # slots added before the first sweep
 _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argument
 
 
 class Store:
-    __slots__ = ("entries", "yielded", "limit")
+    __slots__ = ("entries", "yielded", "limit", "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
@@ -33,7 +33,8 @@ class Store:
         # frame is not kept alive (its locals hold tagged values), the code tells
         # a frame that reuses the address from it.
         self.yielded: dict = {}
-        self.limit = _FIRST_SWEEP
+        self.limit = _FIRST_SWEEP  # slots added before the next sweep
+        self.added = 0
 
     def __len__(self) -> int:
         return sum(len(slots) for _, slots in self.entries.values())
@@ -45,19 +46,24 @@ class Store:
     def record(self, container: Any, slot: Any, raw: Any, meta: Any) -> None:
         entry = self.entries.get(id(container))
         if entry is None:
-            if len(self.entries) >= self.limit:
-                self.sweep()
             entry = self.entries[id(container)] = (container, {})
-        entry[1][slot] = (raw, meta)
+        slots = entry[1]
+        if slot not in slots:
+            self.added += 1
+            if self.added >= self.limit:
+                self.sweep()
+        slots[slot] = (raw, meta)
 
     def sweep(self) -> None:
         """Forget the containers only the store still holds (amortised: the next
-        sweep waits until the store has doubled). CPython reference counts tell."""
+        sweep waits until as many slots were added as are left). CPython reference
+        counts tell."""
         entries = self.entries
         for key in list(entries):
             if sys.getrefcount(entries[key][0]) <= _HELD_BY_THE_STORE_ONLY:
                 del entries[key]
-        self.limit = max(_FIRST_SWEEP, 2 * len(entries))
+        self.added = 0
+        self.limit = max(_FIRST_SWEEP, len(self))
 
     def forget(self, container: Any, slot: Any) -> None:
         entry = self.entries.get(id(container))
