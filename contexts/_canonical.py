@@ -54,3 +54,12 @@ def _lookup(klass: type, name: str, method: Any) -> Any:
         if type(found) is types.MethodDescriptorType and found.__get__(method.__self__) == method:
             return found
     return None
+
+
+def class_attribute(kind: type, name: str) -> Any:
+    """The attribute `name` of class `kind` as the interpreter finds it (None if absent)."""
+    for klass in kind.__mro__:
+        namespace = klass.__dict__
+        if name in namespace:
+            return namespace[name]
+    return None

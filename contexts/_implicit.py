@@ -11,18 +11,13 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+from contexts._canonical import class_attribute
+
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
                                type({}.items()), types.GeneratorType})
 _getters: dict = {}
 _setters: dict = {}
-
-
-def _lookup(kind: type, name: str) -> Any:
-    for klass in kind.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name]
-    return None
 
 
 def python_getter(kind: type, name: str) -> Callable | None:
@@ -31,7 +26,7 @@ def python_getter(kind: type, name: str) -> Callable | None:
     try:
         return _getters[key]
     except KeyError:
-        found = _lookup(kind, name)
+        found = class_attribute(kind, name)
         getter = found.fget if isinstance(found, property) and \
             type(found.fget) is types.FunctionType else None
         _getters[key] = getter
@@ -44,7 +39,7 @@ def python_setter(kind: type, name: str) -> tuple | None:
     try:
         return _setters[key]
     except KeyError:
-        found, custom = _lookup(kind, name), _lookup(kind, "__setattr__")
+        found, custom = class_attribute(kind, name), class_attribute(kind, "__setattr__")
         if isinstance(found, property) and type(found.fset) is types.FunctionType:
             setter = (found.fset, False)
         elif type(custom) is types.FunctionType:
@@ -61,11 +56,11 @@ def make_iterate(call1: Callable, drive: Callable) -> Callable:
     the iterator unchanged, as in CPython)."""
     def iterate(iterable):
         kind = type(iterable)
-        if kind in _NATIVE_ITERABLES or (_lookup(kind, "__iter__") is None and
-                                         _lookup(kind, "__getitem__") is None):
+        if kind in _NATIVE_ITERABLES or (class_attribute(kind, "__iter__") is None and
+                                         class_attribute(kind, "__getitem__") is None):
             return iterable  # not iterable: the native site raises its own error
         iterator = call1(iter, iterable)
-        if type(_lookup(type(iterator), "__next__")) is types.FunctionType:
+        if type(class_attribute(type(iterator), "__next__")) is types.FunctionType:
             return drive(iterator)
         return iterator
 
@@ -111,8 +106,8 @@ class _Managed:
 def make_with(callx: Callable) -> Callable:
     def managed(manager):
         kind = type(manager)
-        exit = _lookup(kind, "__exit__")
-        if type(_lookup(kind, "__enter__")) is not types.FunctionType and \
+        exit = class_attribute(kind, "__exit__")
+        if type(class_attribute(kind, "__enter__")) is not types.FunctionType and \
                 type(exit) is not types.FunctionType:
             return manager
         return _Managed(manager, exit, callx)

@@ -15,6 +15,7 @@ import operator
 import types
 from typing import Any, Callable
 
+from contexts._canonical import class_attribute
 from contexts._marks import nooverdub
 
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
@@ -102,11 +103,11 @@ def plan(op: Callable, args: tuple) -> list | None:
     else:
         return None
     if op in _DIRECT:
-        method = _dunder(type(args[0]), _DIRECT[op])
+        method = class_attribute(type(args[0]), _DIRECT[op])
         return [(method, args, True)] if type(method) is types.FunctionType else None
     if op in _INPLACE:
         name, binary = _INPLACE[op]
-        method = _dunder(type(args[0]), name)
+        method = class_attribute(type(args[0]), name)
         if not _known(method):
             return None
         steps = _binary_steps(binary, *args, force=type(method) is types.FunctionType)
@@ -121,19 +122,19 @@ def plan(op: Callable, args: tuple) -> list | None:
 def _binary_steps(op, a, b, force=False):
     name, reflected_name, _ = _BINARY[op]
     ta, tb = type(a), type(b)
-    forward = _dunder(ta, name)
-    reflected = _dunder(tb, reflected_name) if tb is not ta else None
+    forward = class_attribute(ta, name)
+    reflected = class_attribute(tb, reflected_name) if tb is not ta else None
     if not (force or _worth(forward, reflected)) or not _known(forward, reflected):
         return None
     overrides = reflected is not None and issubclass(tb, ta) and \
-        reflected is not _dunder(ta, reflected_name)
+        reflected is not class_attribute(ta, reflected_name)
     return _ordered(forward, reflected, a, b, reflected_first=overrides)
 
 
 def _compare_steps(op, a, b):
     name, reflected_name, _ = _COMPARE[op]
     ta, tb = type(a), type(b)
-    forward, reflected = _dunder(ta, name), _dunder(tb, reflected_name)
+    forward, reflected = class_attribute(ta, name), class_attribute(tb, reflected_name)
     if not _worth(forward, reflected) or not _known(forward, reflected):
         return None
     return _ordered(forward, reflected, a, b, reflected_first=tb is not ta and issubclass(tb, ta))
@@ -154,15 +155,6 @@ def _ordered(forward, reflected, a, b, reflected_first: bool) -> list:
 
 def _step(method, operands):
     return method, operands, type(method) is types.FunctionType
-
-
-def _dunder(cls: type, name: str) -> Any:
-    """The class attribute `name` as the interpreter finds it (None when absent)."""
-    for klass in cls.__mro__:
-        found = klass.__dict__.get(name)
-        if found is not None:
-            return found
-    return None
 
 
 def _worth(*methods) -> bool:

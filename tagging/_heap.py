@@ -17,6 +17,7 @@ import types
 from collections import deque
 from typing import Any
 
+from contexts._canonical import class_attribute
 from tagging._store import ABSENT
 from tagging._tag import Tag, Tagged, rawest
 
@@ -47,19 +48,12 @@ def retag(tag: Tag, value: Any, meta: Any) -> Any:
 
 # Attributes ---------------------------------------------------------------------
 
-def _find(kind: type, name: str) -> Any:
-    for klass in kind.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name]
-    return None
-
-
 def python_method(kind: type, name: str) -> Any:
     """`kind`'s method `name` if it is written in Python (so it must run in the context)."""
     key = (kind, name)
     found = _methods.get(key, ABSENT)
     if found is ABSENT:
-        found = _find(kind, name)
+        found = class_attribute(kind, name)
         if type(found) is not types.FunctionType:
             found = None
         _methods[key] = found
@@ -70,7 +64,7 @@ def python_iteration(kind: type) -> bool:
     """Whether iterating a `kind` runs Python code (its `__iter__` or `__getitem__`)."""
     if python_method(kind, "__iter__") is not None:
         return True
-    return _find(kind, "__iter__") is None and python_method(kind, "__getitem__") is not None
+    return class_attribute(kind, "__iter__") is None and python_method(kind, "__getitem__") is not None
 
 
 def python_getter(obj: Any, name: str) -> Any:
@@ -104,7 +98,7 @@ def _getter_route(kind: type, name: str) -> Any:
     getattribute = python_method(kind, "__getattribute__")
     if getattribute is not None:
         return getattribute, (), (name,), True, hook
-    attribute = _find(kind, name)
+    attribute = class_attribute(kind, name)
     function, leading, trailing, data = None, (), (), True
     if isinstance(attribute, property):
         if type(attribute.fget) is types.FunctionType:
@@ -113,8 +107,8 @@ def _getter_route(kind: type, name: str) -> Any:
         get = python_method(type(attribute), "__get__")
         if get is not None:
             function, leading, trailing = get, (attribute,), (kind,)
-            data = _find(type(attribute), "__set__") is not None or \
-                _find(type(attribute), "__delete__") is not None
+            data = class_attribute(type(attribute), "__set__") is not None or \
+                class_attribute(type(attribute), "__delete__") is not None
     if function is None and hook is None:
         return None
     return function, leading, trailing, data, hook
@@ -123,7 +117,7 @@ def _getter_route(kind: type, name: str) -> Any:
 def generic_getattr(obj: Any, name: str) -> Any:
     """`obj.name` found natively, without calling a Python `__getattr__`."""
     obj = rawest(obj)
-    return _find(type(obj), "__getattribute__")(obj, name)
+    return class_attribute(type(obj), "__getattribute__")(obj, name)
 
 
 def python_setter(obj: Any, name: str) -> Any:
@@ -137,7 +131,7 @@ def python_setter(obj: Any, name: str) -> Any:
     found = _setters.get(key, ABSENT)
     if found is ABSENT:
         kind = type(obj)
-        attribute = _find(kind, name)
+        attribute = class_attribute(kind, name)
         custom = python_method(kind, "__setattr__")
         found = None
         if custom is not None:
@@ -170,7 +164,7 @@ def _field_index(kind: type, name: str) -> Any:
     key = (kind, name)
     found = _fields.get(key, ABSENT)
     if found is ABSENT:
-        attribute = _find(kind, name)
+        attribute = class_attribute(kind, name)
         found = None
         if type(attribute) is _TUPLEGETTER:
             found = attribute.__reduce__()[1][0]
