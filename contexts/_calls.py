@@ -88,7 +88,10 @@ class _Calls(ImplicitMixin):
         self.properties = properties
         positional = [*tree.args.posonlyargs, *tree.args.args]
         self.first = positional[0].arg if positional else None
-        self.scoped_supers = _supers_in_comprehension_scopes(tree.body)
+        self.body = tree.body
+        self.scoped_supers: set | None = None  # found when a bare `super()` is met
+        self.helper_names = {what: hidden(level, what) for what in (
+            "op1", "op2", "res", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
@@ -106,6 +109,8 @@ class _Calls(ImplicitMixin):
                 isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES):
             return self.frame_sensitive(node)
         if _is_bare_super(node):
+            if self.scoped_supers is None:
+                self.scoped_supers = _supers_in_comprehension_scopes(self.body)
             if not self.first or id(node) in self.scoped_supers:
                 setattr(node, NATIVE, True)
                 return node
@@ -119,17 +124,17 @@ class _Calls(ImplicitMixin):
         return node
 
     def resolved_call(self, node: ast.Call) -> ast.Call:
-        resolver = call(name(hidden(self.level, "res"), node), [node.func], node, native=True)
+        resolver = call(name(self.helper_names["res"], node), [node.func], node, native=True)
         node.func = resolver
         return node
 
     def hooked_call(self, node: ast.Call) -> ast.Call:
         simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
         if simple and len(node.args) <= 2 and _is_operator(node.func):
-            helper = name(hidden(self.level, f"op{len(node.args)}"), node)
+            helper = name(self.helper_names[f"op{len(node.args)}"], node)
             return call(helper, [node.func, *node.args], node)
         if simple and len(node.args) <= MAX_ARITY:
-            helper = name(hidden(self.level, f"call{len(node.args)}"), node)
+            helper = name(self.helper_names[f"call{len(node.args)}"], node)
             return call(helper, [node.func, *node.args], node)
         args = ast.copy_location(ast.Tuple(elts=node.args, ctx=ast.Load()), node)
         kwargs = ast.Dict(keys=[k.arg for k in node.keywords],
