@@ -135,19 +135,33 @@ def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileInde
     return _FileIndex(scopes=scopes, imports=imports, lines=lines)
 
 
-def _walk(node: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None:
-    """Record every function and lambda in `node` with its qualified name."""
-    if isinstance(node, _SCOPES):
-        _walk_scope(node, prefix, chain, scopes)
-    elif type(node) in _COMPREHENSIONS and not isinstance(node, _INLINED_COMPREHENSIONS):
-        _walk_comprehension(node, prefix, chain, scopes)
-    else:
-        for child in ast.iter_child_nodes(node):
-            _walk(child, prefix, chain, scopes)
+_NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
+                   ast.Constant)
 
 
-def _walk_scope(scope: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None:
-    """Decorators, defaults and bases belong to the enclosing scope; the body to this one."""
+def _walk(root: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None:
+    """Record every function and lambda under `root` with its qualified name."""
+    stack = [(root, prefix, chain)]
+    while stack:
+        node, prefix, chain = stack.pop()
+        if isinstance(node, _SCOPES):
+            stack += _scope_parts(node, prefix, chain, scopes)
+        elif type(node) in _COMPREHENSIONS and not isinstance(node, _INLINED_COMPREHENSIONS):
+            stack += _comprehension_parts(node, prefix, chain)
+        else:
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack += [(item, prefix, chain) for item in value
+                              if isinstance(item, ast.AST)
+                              and not isinstance(item, _NOTHING_INSIDE)]
+                elif isinstance(value, ast.AST) and not isinstance(value, _NOTHING_INSIDE):
+                    stack.append((value, prefix, chain))
+
+
+def _scope_parts(scope: ast.AST, prefix: str, chain: tuple, scopes: dict) -> list:
+    """Record a scope; its parts to walk: decorators, defaults and bases belong to the
+    enclosing scope, the body to this one."""
     if isinstance(scope, ast.Lambda):
         qualname, outside, inside = prefix + "<lambda>", [scope.args], [scope.body]
     else:
@@ -160,24 +174,21 @@ def _walk_scope(scope: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None
         first = decorators[0].lineno if decorators else scope.lineno
         scopes.setdefault((qualname, first), []).append((scope, chain))
     inner = qualname + ("." if isinstance(scope, ast.ClassDef) else ".<locals>.")
-    for item in outside:
-        if item is not None:
-            _walk(item, prefix, chain, scopes)
-    for item in inside:
-        _walk(item, inner, chain + (scope,), scopes)
+    return [(item, prefix, chain) for item in outside if item is not None] + [
+        (item, inner, chain + (scope,)) for item in inside]
 
 
-def _walk_comprehension(node: ast.AST, prefix: str, chain: tuple, scopes: dict) -> None:
+def _comprehension_parts(node: ast.AST, prefix: str, chain: tuple) -> list:
     """A comprehension is a scope of its own (before 3.12, or a generator expression)."""
     generators = node.generators
-    _walk(generators[0].iter, prefix, chain, scopes)  # evaluated in the enclosing scope
     inner = prefix + _COMPREHENSIONS[type(node)] + "."
     parts: list = []
     for i, generator in enumerate(generators):
         parts += [generator.target, *([generator.iter] if i else []), *generator.ifs]
     parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-    for part in parts:
-        _walk(part, inner, chain + (node,), scopes)
+    # The first iterable is evaluated in the enclosing scope.
+    return [(generators[0].iter, prefix, chain)] + [
+        (part, inner, chain + (node,)) for part in parts]
 
 
 def _positions_fit(code: types.CodeType, node: ast.AST) -> bool:
