@@ -5,7 +5,10 @@ Two shapes, chosen per context type:
 * resolve-then-call, when no hook needs the call: `f(a, *b, k=c)` becomes
   `__ovd0_res__(f)(a, *b, k=c)`. The callee is resolved (to its transformed
   body, a primitive or itself) and called with the original argument syntax,
-  so no frame is added between caller and callee;
+  so no frame is added between caller and callee. A callee held in a constant
+  (an `operator` function lowering put there, a builtin) is hashable, so it
+  is looked up in the resolution table directly, `__ovd0_table__[f](a, b)`,
+  a subscript that costs no Python frame either;
 * hooked, when `prehook`, `posthook` or `overdub` must see the call:
   `__ovd0_call2__(f, a, b)`, a fixed-arity helper (`callx` for star and
   keyword arguments) that runs the hooks around the call.
@@ -24,7 +27,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from contexts._names import NATIVE, call, hidden, is_native, name
+from contexts._names import NATIVE, at, call, hidden, is_native, name
 from contexts._implicit_sites import ImplicitMixin
 from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
@@ -55,6 +58,17 @@ def is_nooverdub(node: ast.expr) -> bool:
 def is_contextslot(node: ast.AST) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "contextslot" and not node.args and not node.keywords)
+
+
+def _is_hashable_constant(node: ast.expr) -> bool:
+    """A callee held in a constant that can key the resolution table."""
+    if not isinstance(node, ast.Constant):
+        return False
+    try:
+        hash(node.value)
+    except TypeError:
+        return False
+    return True
 
 
 def _is_operator(node: ast.expr) -> bool:
@@ -91,7 +105,7 @@ class _Calls(ImplicitMixin):
         self.body = tree.body
         self.scoped_supers: set | None = None  # found when a bare `super()` is met
         self.helper_names = {what: hidden(level, what) for what in (
-            "op1", "op2", "res", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
+            "op1", "op2", "res", "table", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
@@ -124,8 +138,13 @@ class _Calls(ImplicitMixin):
         return node
 
     def resolved_call(self, node: ast.Call) -> ast.Call:
-        resolver = call(name(self.helper_names["res"], node), [node.func], node, native=True)
-        node.func = resolver
+        if _is_hashable_constant(node.func):
+            lookup = ast.Subscript(value=name(self.helper_names["table"], node),
+                                   slice=node.func, ctx=ast.Load(), **at(node))
+            setattr(lookup, NATIVE, True)  # machinery: an outer context does not lower it
+            node.func = lookup
+            return node
+        node.func = call(name(self.helper_names["res"], node), [node.func], node, native=True)
         return node
 
     def hooked_call(self, node: ast.Call) -> ast.Call:

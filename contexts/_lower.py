@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from contexts._names import assign, call, constant, hidden, mangled, name
+from contexts._names import NATIVE, assign, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 BINARY = {
@@ -238,6 +238,8 @@ class _Lowering(BodyTransformer):
         return node
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        if getattr(node, NATIVE, False) is True:  # an inner context's resolution table
+            return node
         node = self.generic_visit(node)
         if isinstance(node.ctx, ast.Load) and self.lowers(operator.getitem):
             return self.op(operator.getitem, [node.value, node.slice], node)

@@ -33,7 +33,7 @@ from contexts._lower import lower
 from contexts._names import PREFIX, hidden, level_of
 from contexts._source import Located, SourceUnavailable, locate, register_generated
 
-TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code) -> tree
+TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code, hooked) -> tree
 
 
 @attrs.frozen
@@ -118,7 +118,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     if mode.tagging:  # the tagging pass must see markers resolved
         tree = resolve_markers(tree, level)
         for tagging_pass in TAGGING_PASSES:
-            tree = tagging_pass(tree, level, f.__code__)
+            tree = tagging_pass(tree, level, f.__code__, mode.hooked)
     tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
                          properties=mode.protocols and not mode.tagging, class_name=class_name)
     return tree, level

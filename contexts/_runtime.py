@@ -45,8 +45,8 @@ class Runtime:
         self.version = _version[0]
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
-        self.resolved: dict = {}
-        self.native_methods: dict = {}  # (type, method name) -> runs as itself
+        self.resolved = _Resolved(self._miss)
+        self.method_bindings: dict = {}  # (type, builtin method name) -> `_binding`
         self.bound_methods: list = []  # the bound builtin methods `resolved` holds
         # Weakly keyed: a closure made afresh on every call is not kept alive here.
         self.functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -67,15 +67,20 @@ class Runtime:
         return target
 
     def _bound_builtin(self, f: Callable) -> Callable:
-        """`xs.append` and the like, cached for speed but at most `_PINNED` at a time.
+        """`xs.append` and the like: resolved once per (type, name), bound each time.
 
-        A bound method holds its object, so the cache is emptied of them once it
-        holds that many: a long-lived context pins a bounded number of objects.
+        Non-tagging contexts also cache the bound method itself, but at most
+        `_PINNED` at a time: it holds its object, so a long-lived context pins a
+        bounded number of objects. Tagging contexts pin none (their objects may
+        be temporaries whose elements' metadata the store would then keep).
         """
-        slot = (type(f.__self__), f.__name__)
-        target = f if self.native_methods.get(slot) else self.resolve(f, primitives=True)
-        self.native_methods[slot] = target is f
-        if self.profile.tagging:  # its objects may be temporaries holding tagged values
+        owner = f.__self__
+        slot = (type(owner), f.__name__)
+        binding = self.method_bindings.get(slot)
+        if binding is None:
+            binding = self.method_bindings[slot] = self._binding(f, split(f)[0], True)
+        target = binding(f, owner)
+        if self.profile.tagging:
             return target
         if len(self.bound_methods) >= _PINNED:
             for method in self.bound_methods:
@@ -88,24 +93,35 @@ class Runtime:
     def resolve(self, f: Callable, primitives: bool) -> Callable:
         """What running `f` in this context means (the default `overdub`)."""
         key, bound = split(f)
+        return self._binding(f, key, primitives)(f, bound)
+
+    def _binding(self, f: Callable, key: Any, primitives: bool) -> Callable:
+        """`(f, bound) -> what runs`: how the canonical `key` runs, bound to `bound`."""
+        if type(key) is types.FunctionType and "__ovd_slow__" in key.__dict__:
+            # an inner context's fast path: run the general code it stands for
+            stands_for = key.__ovd_slow__
+            return lambda f, bound: self.resolve(stands_for, primitives)
         if primitives:
             method = self.primitive_for(f, key)
             if method is not None:
-                return method if bound is NOSELF else functools.partial(method, bound)
+                return _partially(method)
         if self.profile.tagging:
             builtin = BUILTIN_PRIMITIVES[0](self.ctx, key, f)
             if builtin is not None:
-                return builtin if bound is NOSELF else functools.partial(builtin, bound)
+                return _partially(builtin)
         if not self.mode.protocols:
             trampoline = trampoline_for(key, self.dispatch)
             if trampoline is not None:
-                return trampoline if bound is NOSELF else functools.partial(trampoline, bound)
+                return _partially(trampoline)
         body = self.body(key)
         if body is not None:
-            return body if bound is NOSELF else types.MethodType(body, bound)
-        if bound is NOSELF and _protocols.has_protocol(key):
+            return lambda f, bound: body if bound is NOSELF else types.MethodType(body, bound)
+        return self._foreign_binding
+
+    def _foreign_binding(self, f: Callable, bound: Any) -> Callable:
+        if bound is NOSELF and _protocols.has_protocol(f):
             perform = self.transformed(_protocols.perform)
-            return _protocols.dispatcher(key, self.foreign(f), perform)
+            return _protocols.dispatcher(f, self.foreign(f), perform)
         return self.foreign(f)
 
     def primitive_for(self, f: Callable, key: Any) -> Callable | None:
@@ -159,7 +175,8 @@ class Runtime:
         ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
         if ovd is not None and self.profile.primitives:
             ovd = self._primitives_first(ovd)
-        values = {"res": self.dispatch, "ctx": self.ctx, "visible": _visible}
+        values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
+                  "visible": _visible}
         if self.mode.hooked:
             claimed = self._claimed_operators()
             factory = helper_factory(pre is not None, post is not None, ovd is not None,
@@ -254,14 +271,32 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
                 passes=passes, context_type=type(ctx) if passes else None)
 
 
-def _make_dispatch(resolved: dict, miss: Callable) -> Callable:
+class _Resolved(dict):
+    """Callee -> what runs for it; `table[f]` resolves (and maybe caches) a new `f`."""
+
+    __slots__ = ("miss",)
+
+    def __init__(self, miss: Callable) -> None:
+        super().__init__()
+        self.miss = miss
+
+    def __missing__(self, f: Callable) -> Callable:
+        return self.miss(f)
+
+
+def _make_dispatch(resolved: _Resolved, miss: Callable) -> Callable:
     def dispatch(f):
         try:
             return resolved[f]
-        except (KeyError, TypeError):
+        except TypeError:  # unhashable: resolved afresh every time
             return miss(f)
 
     return dispatch
+
+
+def _partially(target: Callable) -> Callable:
+    """The binding of a primitive, builtin primitive or trampoline: `self` goes first."""
+    return lambda f, bound: target if bound is NOSELF else functools.partial(target, bound)
 
 
 def _bound_to_an_object(f: Any) -> bool:

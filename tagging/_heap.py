@@ -19,12 +19,12 @@ from typing import Any
 
 from contexts._canonical import class_attribute
 from tagging._store import ABSENT
-from tagging._tag import Tag, Tagged, rawest
+from tagging._tag import Tag, Tagged, rawest, wrap
 
 SEQUENCES = (list, tuple, deque)
 _VIEWS = (type({}.values()), type({}.items()))
-_getters: dict = {}
-_setters: dict = {}
+GETTERS: dict = {}  # (type, name) -> how a lookup runs Python code, or None
+SETTERS: dict = {}  # (type, name) -> how a store runs Python code, or None
 _methods: dict = {}
 _fields: dict = {}
 _TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
@@ -43,7 +43,7 @@ def split(x: Any, tag: Tag) -> tuple:
 
 
 def retag(tag: Tag, value: Any, meta: Any) -> Any:
-    return value if meta is ABSENT else Tagged(tag, value, meta)
+    return value if meta is ABSENT else wrap(tag, value, meta)
 
 
 # Attributes ---------------------------------------------------------------------
@@ -78,9 +78,9 @@ def python_getter(obj: Any, name: str) -> Any:
     """
     kind = type(obj)
     key = (kind, name)
-    found = _getters.get(key, ABSENT)
+    found = GETTERS.get(key, ABSENT)
     if found is ABSENT:
-        found = _getters[key] = _getter_route(kind, name)
+        found = GETTERS[key] = _getter_route(kind, name)
     if found is None:
         return None
     function, leading, trailing, data, hook = found
@@ -128,7 +128,7 @@ def python_setter(obj: Any, name: str) -> Any:
     setter, a descriptor's `__set__`).
     """
     key = (type(obj), name)
-    found = _setters.get(key, ABSENT)
+    found = SETTERS.get(key, ABSENT)
     if found is ABSENT:
         kind = type(obj)
         attribute = class_attribute(kind, name)
@@ -141,21 +141,20 @@ def python_setter(obj: Any, name: str) -> Any:
                 found = (attribute.fset, (), False)
         elif attribute is not None and python_method(type(attribute), "__set__"):
             found = (python_method(type(attribute), "__set__"), (attribute,), False)
-        _setters[key] = found
+        SETTERS[key] = found
     return found
 
 
 def attribute_slot(obj: Any, name: str) -> tuple:
     """(container, slot) holding `obj.name`: its `__dict__`, a namedtuple's item,
-    or itself."""
-    if not isinstance(obj, type):
-        namespace = getattr(obj, "__dict__", None)
-        if type(namespace) is dict and name in namespace:
-            return namespace, name
-        if isinstance(obj, tuple):
-            index = _field_index(type(obj), name)
-            if index is not None:
-                return obj, index
+    or itself. (A class's `__dict__` is a proxy, so a class is its own container.)"""
+    namespace = getattr(obj, "__dict__", None)
+    if type(namespace) is dict and name in namespace:
+        return namespace, name
+    if isinstance(obj, tuple):
+        index = _field_index(type(obj), name)
+        if index is not None:
+            return obj, index
     return obj, name
 
 
@@ -173,22 +172,35 @@ def _field_index(kind: type, name: str) -> Any:
 
 
 def load_attribute(tag: Tag, obj: Any, name: str, value: Any) -> Any:
-    store = tag.store
-    if not store.entries or (type(value) is Tagged and value.tag is tag):
+    """`value`, just read as `obj.name`, with the metadata stored for that slot."""
+    entries = tag.store.entries
+    if not entries:
         return value
-    obj, raw = rawest(obj), rawest(value)
+    if type(value) is Tagged:
+        if value.tag is tag:
+            return value
+        raw = rawest(value)
+    else:
+        raw = value
+    if type(obj) is Tagged:
+        obj = rawest(obj)
     container, slot = attribute_slot(obj, name)
-    meta = store.lookup(container, slot, raw)
-    if meta is ABSENT and container is obj and not isinstance(obj, type):
+    entry = entries.get(id(container))
+    if entry is not None:
+        found = entry[1].get(slot)
+        if found is not None and found[0] is raw:
+            return wrap(tag, value, found[1])
+    if container is obj and not isinstance(obj, type):
         for klass in type(obj).__mro__:  # a class attribute read through an instance
             if name in klass.__dict__:
-                meta = store.lookup(klass, name, raw)
-                break
-    return retag(tag, value, meta)
+                return retag(tag, value, tag.store.lookup(klass, name, raw))
+    return value
 
 
 def note_attribute(tag: Tag, obj: Any, name: str, meta: Any) -> None:
-    obj = rawest(obj)
+    """After `obj.name` was stored: remember `meta` for the slot (or forget it)."""
+    if type(obj) is Tagged:
+        obj = rawest(obj)
     container, slot = attribute_slot(obj, name)
     if meta is ABSENT:
         tag.store.forget(container, slot)
@@ -220,21 +232,39 @@ def item_operands(tag: Tag, container: Any, key: Any, dunder: str) -> tuple:
 
 
 def load_item(tag: Tag, container: Any, key: Any, value: Any) -> Any:
-    store = tag.store
-    if not store.entries:
+    """`value`, just read as `container[key]`, with the metadata stored for that slot."""
+    entries = tag.store.entries
+    if not entries:
         return value
-    container, key = rawest(container), rawest(key)
+    if type(container) is Tagged:
+        container = rawest(container)
+    if type(key) is Tagged:
+        key = rawest(key)
     if type(key) is slice:
-        slots = store.slots(container)
-        if slots:
+        if tag.store.slots(container):
             indices = range(*key.indices(len(container)))
             copy_slots(tag, container, rawest(value), list(indices))
         return value
-    return retag(tag, value, store.lookup(container, _index(container, key), rawest(value)))
+    entry = entries.get(id(container))
+    if entry is None:
+        return value
+    if type(key) is int and key < 0 and isinstance(container, SEQUENCES):
+        key += len(container)
+    try:
+        found = entry[1].get(key)
+    except TypeError:  # an unhashable key cannot name a slot
+        return value
+    if found is None or found[0] is not (rawest(value) if type(value) is Tagged else value):
+        return value
+    return wrap(tag, value, found[1])
 
 
 def note_item(tag: Tag, container: Any, key: Any, meta: Any) -> None:
-    container, key = rawest(container), rawest(key)
+    """After `container[key]` was stored: remember `meta` for the slot (or forget it)."""
+    if type(container) is Tagged:
+        container = rawest(container)
+    if type(key) is Tagged:
+        key = rawest(key)
     slot = _index(container, key)
     if meta is ABSENT:
         tag.store.forget(container, slot)
@@ -390,4 +420,4 @@ def take_yielded(tag: Tag, generator: Any, value: Any) -> Any:
     if found is None or found[0] is not frame.f_code or found[1] is not rawest(value):
         return value
     del tag.store.yielded[id(frame)]
-    return Tagged(tag, value, found[2])
+    return wrap(tag, value, found[2])

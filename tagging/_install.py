@@ -20,9 +20,10 @@ from contexts._marks import precompile
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _tag
+from tagging._fast import heap_paths
 from tagging._passes import tagging_pass
 from tagging._store import ABSENT
-from tagging._tag import rawest
+from tagging._tag import Tagged, rawest, wrap
 
 TRANSPARENT = frozenset({_tag.tag, _tag.untag, _tag.metadata, _tag.hasmetadata,
                          _tag.istagged, _tag.hastagging, _tag.metadatatype})
@@ -55,19 +56,28 @@ def cell_values(runtime: Any) -> dict:
     tag = ctx.tag
     store = tag.store
 
-    def gload(namespace, key, value):
-        return heap.retag(tag, value, store.lookup(namespace, key, rawest(value)))
+    entries = store.entries
 
-    def gstore(namespace, key, value):
-        inner, meta = heap.split(value, tag)
-        if meta is ABSENT:
+    def gload(namespace, key, value):  # also for cells: (cell, 0)
+        entry = entries.get(id(namespace))
+        if entry is None:
+            return value
+        found = entry[1].get(key)
+        if found is None or found[0] is not (
+                rawest(value) if type(value) is Tagged else value):
+            return value
+        return wrap(tag, value, found[1])
+
+    def gstore(namespace, key, value):  # also for cells: (cell, 0)
+        if type(value) is Tagged and value.tag is tag:
+            store.record(namespace, key, rawest(value.value), value.meta)
+            return value.value
+        if entries:
             store.forget(namespace, key)
-        else:
-            store.record(namespace, key, rawest(inner), meta)
-        return inner
+        return value
 
     def cload(cell, value):
-        return heap.retag(tag, value, store.lookup(cell, 0, rawest(value)))
+        return gload(cell, 0, value)
 
     def cstore(cell, value):
         return gstore(cell, 0, value)
@@ -86,7 +96,9 @@ def cell_values(runtime: Any) -> dict:
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "plain": plain, "yielded": yielded, "kwargs": kwargs,
-            "iter": functools.partial(primitives.iterate, ctx)}
+            "iter": functools.partial(primitives.iterate, ctx),
+            **heap_paths(ctx, runtime.dispatch,
+                         lambda operation: runtime.primitive_for(operation, operation))}
 
 
 _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,

@@ -7,7 +7,8 @@ displays and comprehensions (built by primitives that keep the heap plain),
 defaults of nested functions and f-string fields (untagged), and what a
 generator yields (plain, its metadata left in the store for a consumer in the
 context) or returns (plain). Truth tests need no rewriting: a `Tagged` answers
-`bool` with its plain value.
+`bool` with its plain value. Where no hook needs to see them, attribute and
+item loads and stores call the context's fast paths (`_fast`) directly.
 """
 
 from __future__ import annotations
@@ -24,13 +25,21 @@ from tagging import _markers as markers
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def tagging_pass(tree: ast.FunctionDef, level: int, code: types.CodeType) -> ast.FunctionDef:
-    return _Tagging(tree, level, code).run(tree)
+def tagging_pass(tree: ast.FunctionDef, level: int, code: types.CodeType,
+                 hooked: bool) -> ast.FunctionDef:
+    return _Tagging(tree, level, code, hooked).run(tree)
+
+
+# Lowered heap operations -> (their fast path's cell, how many arguments it takes)
+_FAST_PATHS = {getattr: ("aload", 2), setattr: ("astore", 3),
+               operator.getitem: ("iload", 2), operator.setitem: ("istore", 3)}
 
 
 class _Tagging(BodyTransformer):
-    def __init__(self, tree: ast.FunctionDef, level: int, code: types.CodeType) -> None:
+    def __init__(self, tree: ast.FunctionDef, level: int, code: types.CodeType,
+                 hooked: bool) -> None:
         self.level = level
+        self.fast = not hooked  # hooks see heap operations as calls: no shortcut
         self.declared_global = _declared(tree, ast.Global)
         self.locals = (_bound_names(tree) | set(code.co_varnames)) - self.declared_global
         self.cellvars = set(code.co_cellvars) - {"__class__"}
@@ -133,7 +142,20 @@ class _Tagging(BodyTransformer):
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
                 keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
-        return node
+        return self.fast_path(node) if self.fast else node
+
+    def fast_path(self, node: ast.Call) -> ast.expr:
+        """A lowered heap operation as a call of its fast path (an outer context
+        still sees that call, and runs the general primitive for it)."""
+        found = _fast_path_of(node.func)
+        if found is None:
+            return node
+        cell, arity = found
+        if len(node.args) != arity or node.keywords or any(
+                isinstance(a, ast.Starred) for a in node.args) or (
+                cell[0] == "a" and not _is_str(node.args[1])):
+            return node
+        return call(name(hidden(self.level, cell), node), node.args, node, native=self.level)
 
     # Unpacking ---------------------------------------------------------------------
 
@@ -310,6 +332,19 @@ def _reads_item(func: ast.expr) -> bool:
     """`res(operator.getitem)`: the lowered form of `x[i]`."""
     return isinstance(func, ast.Call) and len(func.args) == 1 and isinstance(
         func.args[0], ast.Constant) and func.args[0].value is operator.getitem
+
+
+def _fast_path_of(callee: ast.expr) -> tuple | None:
+    if not isinstance(callee, ast.Constant):
+        return None
+    try:
+        return _FAST_PATHS.get(callee.value)
+    except TypeError:  # an unhashable object a pass put in a constant
+        return None
+
+
+def _is_str(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is str
 
 
 def _no_arguments() -> ast.arguments:

@@ -1,0 +1,96 @@
+"""Fast paths of the commonest heap operations, for one tagging context.
+
+`obj.name`, `obj.name = v`, `c[k]` and `c[k] = v` are what tagged code does
+most. The tagging pass writes them as calls of the closures made here, which
+handle the everyday case in one frame: a plain object whose attribute lookup
+runs no Python code, an exact `list`, `dict` or `tuple` indexed by a plain key.
+Anything else (a property, a `__setattr__`, a subclass's `__getitem__`, a
+slice, a tagged container or key) goes to the general primitive in
+`_primitives`. Each closure records that primitive as `__ovd_slow__`: a
+context running the tagging context's code under its own runs the primitive
+instead, so the outer context sees every step of it.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any, Callable
+
+from tagging import _heap as heap
+from tagging import _primitives as primitives
+from tagging._store import ABSENT
+from tagging._tag import Tagged
+
+_INDEXED = (list, dict, tuple)
+_STORED = (list, dict)
+
+
+def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> dict:
+    """The cells `aload`, `astore`, `iload`, `istore` of one tagging context.
+
+    Where the user claims one of the operations with a `@primitive`
+    (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
+    """
+    tag = ctx.tag
+    entries = tag.store.entries
+    getters, setters = heap.GETTERS, heap.SETTERS
+    slow_getattr = functools.partial(primitives.getattr_, ctx)
+    slow_setattr = functools.partial(primitives.setattr_, ctx)
+    slow_getitem = functools.partial(primitives.getitem, ctx)
+    slow_setitem = functools.partial(primitives.setitem, ctx)
+
+    def aload(obj, name):
+        if getters.get((type(obj), name), ABSENT) is not None:
+            return slow_getattr(obj, name)
+        value = getattr(obj, name)
+        return heap.load_attribute(tag, obj, name, value) if entries else value
+
+    def astore(obj, name, value):
+        if setters.get((type(obj), name), ABSENT) is not None:
+            return slow_setattr(obj, name, value)
+        if type(value) is Tagged and value.tag is tag:
+            setattr(obj, name, value.value)
+            heap.note_attribute(tag, obj, name, value.meta)
+        else:
+            setattr(obj, name, value)
+            if entries:
+                heap.note_attribute(tag, obj, name, ABSENT)
+        return None
+
+    def iload(container, key):
+        if type(container) not in _INDEXED or type(key) is Tagged or type(key) is slice:
+            return slow_getitem(container, key)
+        value = container[key]
+        if entries and id(container) in entries:
+            return heap.load_item(tag, container, key, value)
+        return value
+
+    def istore(container, key, value):
+        if type(container) not in _STORED or type(key) is Tagged or type(key) is slice:
+            return slow_setitem(container, key, value)
+        if type(value) is Tagged and value.tag is tag:
+            container[key] = value.value
+            heap.note_item(tag, container, key, value.meta)
+        else:
+            container[key] = value
+            if entries and id(container) in entries:
+                heap.note_item(tag, container, key, ABSENT)
+        return None
+
+    paths = {"aload": (aload, getattr, slow_getattr),
+             "astore": (astore, setattr, slow_setattr),
+             "iload": (iload, operator.getitem, slow_getitem),
+             "istore": (istore, operator.setitem, slow_setitem)}
+    cells = {}
+    for cell, (fast, operation, slow) in paths.items():
+        if claimed(operation):
+            cells[cell] = functools.partial(_dispatched, dispatch, operation)
+        else:
+            fast.__ovd_slow__ = slow
+            cells[cell] = fast
+    return cells
+
+
+def _dispatched(dispatch: Callable, operation: Callable, *args: Any) -> Any:
+    return dispatch(operation)(*args)
