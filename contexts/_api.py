@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from contexts._canonical import split
 from contexts._context import Context
-from contexts._marks import nooverdub
+from contexts._marks import nooverdub, precompile
 from contexts._pipeline import transformed_tree
 from contexts._runtime import runtime_of
 from contexts._source import SourceUnavailable
@@ -129,3 +129,8 @@ class _Readable(ast.NodeTransformer):
         elif module == "builtins" and label:
             text = label
         return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), node)
+
+
+# Run directly, these pay no call for their `nooverdub` markers; an outer
+# context still reads the marked source.
+precompile([overdub, recurse, fallback, run_default, call_untagged])

@@ -1,9 +1,11 @@
 """Fast paths of the commonest heap operations, for one tagging context.
 
 `obj.name`, `obj.name = v`, `c[k]` and `c[k] = v` are what tagged code does
-most. The tagging pass writes them as calls of the closures made here, which
-handle the everyday case in one frame: a plain object whose attribute lookup
-runs no Python code, an exact `list`, `dict` or `tuple` indexed by a plain key.
+most, and iterating (or splatting) a container. The tagging pass writes them
+as calls of the closures made here, which handle the everyday case in one
+frame: a plain object whose attribute lookup runs no Python code, an exact
+`list`, `dict` or `tuple` indexed by a plain key, a tuple or list none of whose
+elements has metadata.
 Anything else (a property, a `__setattr__`, a subclass's `__getitem__`, a
 slice, a tagged container or key) goes to the general primitive in
 `_primitives`. Each closure records that primitive as `__ovd_slow__`: a
@@ -27,7 +29,7 @@ _STORED = (list, dict)
 
 
 def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> dict:
-    """The cells `aload`, `astore`, `iload`, `istore` of one tagging context.
+    """The cells `aload`, `astore`, `iload`, `istore`, `iter` of one tagging context.
 
     Where the user claims one of the operations with a `@primitive`
     (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
@@ -39,6 +41,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     slow_setattr = functools.partial(primitives.setattr_, ctx)
     slow_getitem = functools.partial(primitives.getitem, ctx)
     slow_setitem = functools.partial(primitives.setitem, ctx)
+    slow_iterate = functools.partial(primitives.iterate, ctx)
 
     def aload(obj, name):
         if getters.get((type(obj), name), ABSENT) is not None:
@@ -78,6 +81,13 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                 heap.note_item(tag, container, key, ABSENT)
         return None
 
+    def iterate(iterable):
+        kind = type(iterable)
+        if (kind is tuple or kind is list) and id(iterable) not in entries:
+            return iterable
+        return slow_iterate(iterable)
+
+    iterate.__ovd_slow__ = slow_iterate
     paths = {"aload": (aload, getattr, slow_getattr),
              "astore": (astore, setattr, slow_setattr),
              "iload": (iload, operator.getitem, slow_getitem),
@@ -89,6 +99,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         else:
             fast.__ovd_slow__ = slow
             cells[cell] = fast
+    cells["iter"] = iterate
     return cells
 
 

@@ -96,7 +96,6 @@ def cell_values(runtime: Any) -> dict:
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "plain": plain, "yielded": yielded, "kwargs": kwargs,
-            "iter": functools.partial(primitives.iterate, ctx),
             **heap_paths(ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 
@@ -124,7 +123,10 @@ def untag_arguments(ctx: Any, args: tuple, kwargs: dict) -> tuple:
     (A generator needs no wrapping: transformed generators yield plain values.)
     """
     tag = ctx.tag
-    args = tuple(heap.own(a, tag) for a in args)
+    for value in args:
+        if type(value) is Tagged:
+            args = tuple([heap.own(a, tag) for a in args])
+            break
     if kwargs:
         kwargs = {k: heap.own(v, tag) for k, v in kwargs.items()}
     return args, kwargs

@@ -137,6 +137,8 @@ class _Tagging(BodyTransformer):
         if getattr(node, NATIVE, False) is True:  # machinery: leave the callee alone
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
+            if self.fast and isinstance(node.func, ast.Call):  # `nooverdub(o.f)(...)`
+                node.func = self.fast_path(node.func)
             return node
         node = self.generic_visit(node)
         for keyword in node.keywords:
