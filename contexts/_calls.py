@@ -29,12 +29,13 @@ import sys
 
 from contexts._names import NATIVE, at, call, hidden, is_native, name
 from contexts._implicit_sites import ImplicitMixin
-from contexts._lower import OPERATOR_FUNCTIONS
+from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
-_FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
-_FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}
+FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
+# Callees recognised by name; a pass must leave their names as written.
+CALLER_NAMES = FRAME_NAMES | {"super"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
@@ -119,8 +120,8 @@ class _Calls(ImplicitMixin):
         if is_native(node, self.level):
             return node
         func = node.func
-        if isinstance(func, ast.Name) and func.id in _FRAME_NAMES or (
-                isinstance(func, ast.Attribute) and func.attr in _FRAME_ATTRIBUTES):
+        if isinstance(func, ast.Name) and func.id in FRAME_NAMES or (
+                isinstance(func, ast.Attribute) and func.attr in FRAME_ATTRIBUTES):
             return self.frame_sensitive(node)
         if _is_bare_super(node):
             if self.scoped_supers is None:

@@ -17,6 +17,8 @@ import operator
 from contexts._names import NATIVE, assign, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
+FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
+
 BINARY = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.MatMult: operator.matmul, ast.Div: operator.truediv,
@@ -233,7 +235,8 @@ class _Lowering(BodyTransformer):
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         node = self.generic_visit(node)
-        if isinstance(node.ctx, ast.Load) and self.attributes:
+        if isinstance(node.ctx, ast.Load) and self.attributes and \
+                node.attr not in FRAME_ATTRIBUTES:  # `sys._getframe()` stays recognisable
             return self.op(getattr, [node.value, self.attribute_name(node)], node)
         return node
 

@@ -58,9 +58,32 @@ class PassError(Exception):
     """A user pass failed or returned something that is not a valid function body."""
 
 
+class _PerCode:
+    """A map from code objects, held weakly and told apart by identity.
+
+    Code objects compare by content, not by file: the same function written in
+    two files gives equal ones, which must not share a transform (its file
+    name) or a verdict on their source.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict = {}  # id(code) -> (weak reference to code, value)
+
+    def get(self, code: types.CodeType) -> Any:
+        found = self._items.get(id(code))
+        return found[1] if found is not None and found[0]() is code else None
+
+    def __setitem__(self, code: types.CodeType, value: Any) -> None:
+        ident = id(code)
+        items = self._items
+        items[ident] = (weakref.ref(code, lambda _: items.pop(ident, None)), value)
+
+
 _lock = threading.RLock()
-_cache: "weakref.WeakKeyDictionary[types.CodeType, dict]" = weakref.WeakKeyDictionary()
-_verified: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
+_cache = _PerCode()  # code -> {mode: Transform or SourceUnavailable}
+# The source each code object was verified against: later transforms (other
+# modes) use it, not whatever the file holds by then.
+_verified = _PerCode()
 
 
 def transform(f: types.FunctionType, mode: Mode) -> Transform:
@@ -69,7 +92,9 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
     found = per_code.get(mode) if per_code is not None else None
     if found is None:
         with _lock:
-            per_code = _cache.setdefault(f.__code__, {})
+            per_code = _cache.get(f.__code__)
+            if per_code is None:
+                per_code = _cache[f.__code__] = {}
             found = per_code.get(mode)
             if found is None:
                 try:
@@ -92,10 +117,12 @@ def transformed_tree(f: types.FunctionType, mode: Mode) -> ast.FunctionDef:
 
 
 def _located(f: types.FunctionType) -> Located:
-    located = locate(f)
-    if f.__code__ not in _verified and not _is_generated(located, f):
-        check_current(f, located)
-        _verified.add(f.__code__)
+    located = _verified.get(f.__code__)
+    if located is None:
+        located = locate(f)
+        if not _is_generated(located, f):
+            check_current(f, located)
+            _verified[f.__code__] = located
     return located
 
 

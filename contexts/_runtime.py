@@ -43,6 +43,7 @@ class Runtime:
         self.ctx = ctx
         self.profile = profile
         self.version = _version[0]
+        self.passes = ctx.passes
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
         self.resolved = _Resolved(self._miss)
@@ -173,7 +174,7 @@ class Runtime:
         pre = self.ctx.prehook if "prehook" in self.profile.hooks else None
         post = self.ctx.posthook if "posthook" in self.profile.hooks else None
         ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
-        if ovd is not None and self.profile.primitives:
+        if ovd is not None and (self.profile.primitives or self.profile.tagging):
             ovd = self._primitives_first(ovd)
         values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
                   "visible": _visible}
@@ -209,11 +210,16 @@ class Runtime:
         """The overridden `overdub`, except for the callees that have a primitive.
 
         A primitive is the more specific method, as Cassette's
-        `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`.
+        `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
+        so are a tagging context's built-in heap primitives, which keep its heap plain.
         """
+        tagging = self.profile.tagging
+
         def primitives_first(f, /, *args, **kwargs):
             key, bound = nooverdub(split)(f)
             method = nooverdub(self.primitive_for)(f, key)
+            if method is None and tagging:
+                method = nooverdub(BUILTIN_PRIMITIVES[0])(self.ctx, key, f)
             if method is None:
                 return overdub(f, *args, **kwargs)
             if bound is not NOSELF:
@@ -250,9 +256,10 @@ class _Cells:
 
 
 def runtime_of(ctx: Any) -> Runtime:
-    """The context's runtime, rebuilt if any context class changed since it was made."""
+    """The context's runtime, rebuilt if any context class or the context's passes
+    changed since it was made."""
     runtime = ctx._runtime
-    if runtime is None or runtime.version != _version[0]:
+    if runtime is None or runtime.version != _version[0] or runtime.passes is not ctx.passes:
         runtime = Runtime(ctx, profile_of(type(ctx), ctx.tag is not None))
         ctx._runtime = runtime
     return runtime

@@ -93,6 +93,20 @@ class BodyTransformer(ast.NodeTransformer):
         args.defaults = [self.visit(d) for d in args.defaults]
         args.kw_defaults = [d and self.visit(d) for d in args.kw_defaults]
 
+    # Patterns hold literals and dotted names that the compiler resolves itself:
+    # only their sub-patterns are visited.
+    def visit_MatchValue(self, node: ast.MatchValue) -> ast.AST:
+        return node
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> ast.AST:
+        node.patterns = [self.visit(p) for p in node.patterns]
+        node.kwd_patterns = [self.visit(p) for p in node.kwd_patterns]
+        return node
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> ast.AST:
+        node.patterns = [self.visit(p) for p in node.patterns]
+        return node
+
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
         node.bases = [self.visit(b) for b in node.bases]

@@ -18,6 +18,7 @@ import inspect
 import operator
 import types
 
+from contexts._calls import CALLER_NAMES
 from contexts._names import NATIVE, call, constant, hidden, name
 from contexts._visit import BodyTransformer
 from tagging import _markers as markers
@@ -140,7 +141,12 @@ class _Tagging(BodyTransformer):
             if self.fast and isinstance(node.func, ast.Call):  # `nooverdub(o.f)(...)`
                 node.func = self.fast_path(node.func)
             return node
-        node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in CALLER_NAMES:
+            # `super()`, `locals()`, `eval(...)`: the call step knows them by name
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+        else:
+            node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
                 keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
@@ -256,6 +262,12 @@ class _Tagging(BodyTransformer):
     def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.expr:
         self.comprehension_scope(node)
         node.elt = self.helper("yielded", [node.elt], node.elt)
+        return node
+
+    def visit_Match(self, node: ast.Match) -> ast.AST:
+        """Patterns compare and test types natively: they match the plain subject."""
+        node = self.generic_visit(node)
+        node.subject = self.helper("plain", [node.subject], node.subject)
         return node
 
     # What a generator hands out ----------------------------------------------------

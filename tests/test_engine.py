@@ -402,6 +402,30 @@ def test_source_edited_after_import_is_not_run(tmp_path, monkeypatch):
         sys.modules.pop("engine_edited_module", None)
 
 
+class Doubling(Context):
+    """Another mode than `Trace`: only `+` is claimed."""
+
+    @primitive(operator.add)
+    def add(self, a, b):
+        return 2 * (a + b)
+
+
+def test_source_edited_after_first_use_is_not_used_later(tmp_path, monkeypatch):
+    """Other modes transform the source that was verified, not the edited file."""
+    path = tmp_path / "engine_edited_later.py"
+    path.write_text(textwrap.dedent(ORIGINAL))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("engine_edited_later")
+    try:
+        assert overdub(Trace(), module.compute, 5) == 6
+        path.write_text(textwrap.dedent(EDITED))
+        linecache.checkcache(str(path))
+        assert overdub(Doubling(), module.compute, 5) == 12  # 2 * (5 + 1), not 5 - 1
+        assert module.compute(5) == 6
+    finally:
+        sys.modules.pop("engine_edited_later", None)
+
+
 # 2. Hooks ------------------------------------------------------------------------
 
 def leaf(x):

@@ -278,6 +278,21 @@ def test_a_pass_can_replace_an_operator():
     assert polynomial(2, 5) == 19
 
 
+def test_passes_reassigned_after_first_use_take_effect():
+    def add_to(function):
+        def swap(ctx_type, f, tree):
+            return replace_match(lambda node: ast.Constant(function),
+                                 is_constant(operator.add), tree)
+        return swap
+
+    ctx = Context(passes=[add_to(operator.sub)])
+    assert overdub(ctx, polynomial, 2, 5) == 4 - 15
+    ctx.passes = (add_to(operator.mul),)
+    assert overdub(ctx, polynomial, 2, 5) == 4 * 15
+    ctx.passes = ()
+    assert overdub(ctx, polynomial, 2, 5) == 19
+
+
 def test_a_pass_gets_the_context_type_and_each_function_met():
     met = []
 

@@ -2001,3 +2001,54 @@ def test_a_tagging_run_leaves_the_same_heap_as_a_plain_run(xs, metas):
         assert tagging_module.G == plain_global and type(tagging_module.G) is float
     finally:
         tagging_module.reset()
+
+
+# A user `overdub` and the heap primitives ------------------------------------------
+
+
+class OverdubRecorder(MetaCtx):
+    """Overrides `overdub`: the heap primitives still come first."""
+
+    def overdub(self, f, *args, **kwargs):
+        self.metadata.append(f)
+        return super().overdub(f, *args, **kwargs)
+
+
+def test_heap_primitives_come_before_a_user_overdub():
+    ctx = enabletagging(OverdubRecorder(metadata=[]), heap_work)
+    result = overdub(ctx, heap_work, tag(2.25, ctx, "m"))
+    seen = ctx.metadata[1:]  # the first is the top-level call
+    heap_operations = {getattr, setattr, operator.getitem, operator.setitem, list.append,
+                       dict.get, list.copy, iter, object.__setattr__}
+    assert not heap_operations & set(seen), seen
+    assert math.sqrt in seen and Box in seen
+    copied = overdub(MetaCtx(), operator.getitem, result, 1)
+    assert_carries(read(ctx, copied, 0), ctx, 2.25, "m")  # kept through every heap slot
+
+
+class ItemReadCounter(MetaCtx):
+    """No hooks, so heap operations take the fast paths, except the claimed ones."""
+
+    @primitive(operator.getitem)
+    def count_read(self, container, key):
+        self.metadata.append(key)
+        return container[key]
+
+    @primitive(getattr)
+    def count_attribute(self, obj, name, *default):
+        self.metadata.append(name)
+        return getattr(obj, name, *default)
+
+
+def item_and_attribute_reads(x):
+    items = [x, 2.0]
+    box = Box(items[1])
+    return items[0] + box.value
+
+
+def test_a_user_primitive_on_an_item_or_attribute_read_wins_over_the_fast_path():
+    ctx = enabletagging(ItemReadCounter(metadata=[]), item_and_attribute_reads)
+    result = overdub(ctx, item_and_attribute_reads, tag(1.5, ctx, "m"))
+    assert untag(result, ctx) == 3.5
+    # the user's reads, in order (construction's own lookups of `__new__` come too)
+    assert [key for key in ctx.metadata if key != "__new__"] == [1, 0, "value"]
