@@ -211,12 +211,16 @@ def context_workloads() -> dict[str, tuple]:
 def context_variants(f: Callable, args: tuple, kwargs: dict) -> tuple[dict, CountCtx]:
     """The timed callables (plain and one per context), and the counting context."""
     empty, resolve, count = Context(), ResolveCtx(), CountCtx(metadata=[0])
-    return {
+    variants = {
         "plain": lambda: f(*args, **kwargs),
         "empty": lambda: overdub(empty, f, *args, **kwargs),
         "resolve": lambda: overdub(resolve, f, *args, **kwargs),
         "count": lambda: overdub(count, f, *args, **kwargs),
-    }, count
+    }
+    if f is workloads.fib:  # the same hook calls with no engine: the floor of "count"
+        by_hand = CountCtx(metadata=[0]).prehook
+        variants["floor"] = lambda: workloads.fib_calling_hooks(*args, by_hand)
+    return variants, count
 
 
 CONTEXT_TARGETS = {
@@ -234,6 +238,7 @@ def contexts_overhead(settings: Settings) -> list[Table]:
          ("empty", "empty Context()", "{:.2f}x"),
          ("resolve", "resolve-mode", "{:.2f}x"),
          ("count", "counting prehook", "{:.2f}x"),
+         ("floor", "its hook calls alone, by hand", "{:.2f}x"),
          ("hooks", "hooked calls / run", "{:d}")],
         notes=("Each row runs one workload; columns are the time per call of "
                "`overdub(ctx, f, ...)` divided by the time of `f(...)`. "
@@ -241,7 +246,10 @@ def contexts_overhead(settings: Settings) -> list[Table]:
                "with one `@primitive` for a function the workload never calls (code is "
                "transformed, calls resolve through the context, no hooks run); "
                "*counting prehook*: `prehook` increments `metadata[0]`. "
-               "*hooked calls / run*: how many calls the counting prehook saw per run."))
+               "*hooked calls / run*: how many calls the counting prehook saw per run. "
+               "*its hook calls alone, by hand*: `fib` written to call the same prehook "
+               "itself before each of its calls and operators (`fib_calling_hooks`), no "
+               "engine: the floor of any counting-prehook context."))
     table.targets.update(CONTEXT_TARGETS)
     for label, (f, args, kwargs) in context_workloads().items():
         variants, count_ctx = context_variants(f, args, kwargs)
@@ -255,7 +263,9 @@ def contexts_overhead(settings: Settings) -> list[Table]:
         row = table.add(label, plain_us=base["min"] * 1e6, hooks=hooks,
                         plain_median_us=base["median"] * 1e6,
                         numbers={k: v["number"] for k, v in timing.items()})
-        for name in ("empty", "resolve", "count"):
+        for name in ("empty", "resolve", "count", "floor"):
+            if name not in timing:
+                continue
             row[name] = timing[name]["min"] / base["min"]
             row[name + "_median"] = timing[name]["median"] / base["median"]
         if mismatched:

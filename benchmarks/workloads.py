@@ -8,6 +8,7 @@ times it called directly and under `overdub` in several contexts.
 from __future__ import annotations
 
 import math
+import operator
 import random
 from fractions import Fraction
 
@@ -24,6 +25,27 @@ def scalar_loop(n: int) -> float:
 def fib(n: int) -> int:
     """Naive recursion: every call is a Python call the context must route."""
     return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+def fib_calling_hooks(n: int, pre) -> int:
+    """`fib` that calls `pre` itself before every call and operator, as hooks see them.
+
+    The floor of any counting-prehook context on `fib`: no engine at all, just
+    the hook calls (3.5 of them per `fib` call on average).
+    """
+    pre(operator.lt, n, 2)
+    if n < 2:
+        return n
+    pre(operator.sub, n, 1)
+    a = n - 1
+    pre(fib_calling_hooks, a, pre)
+    a = fib_calling_hooks(a, pre)
+    pre(operator.sub, n, 2)
+    b = n - 2
+    pre(fib_calling_hooks, b, pre)
+    b = fib_calling_hooks(b, pre)
+    pre(operator.add, a, b)
+    return a + b
 
 
 def fraction_sum(values: list) -> Fraction:

@@ -23,7 +23,7 @@ _factories: dict = {}
 
 
 def helper_factory(prehook: bool, posthook: bool, overdub: bool, claimed: bool):
-    """`factory(pre, post, res, ovd, get, miss, native, claimed) -> helpers`, once per kind.
+    """`factory(pre, post, res, ovd, table, miss, native, claimed) -> helpers`, once per kind.
 
     The helpers are `call0` ... `callN`, `callx` and, for operator sites, `op1`
     and `op2`, which run an operator on builtin operands natively (after the
@@ -42,7 +42,7 @@ HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx", "op1", "op
 
 
 def _source(prehook: bool, posthook: bool, overdub: bool, claimed: bool) -> str:
-    lines = ["def helpers(pre, post, res, ovd, get, miss, native, claimed):"]
+    lines = ["def helpers(pre, post, res, ovd, table, miss, native, claimed):"]
     forms = [(f"call{n}", [f"a{i}" for i in range(n)]) for n in range(MAX_ARITY + 1)]
     forms += [("callx", None), ("op1", ["a0"]), ("op2", ["a0", "a1"])]
     for helper, params in forms:
@@ -75,8 +75,7 @@ def _run(helper: str, params, passed: str, with_f: str, overdub: bool,
         if claimed:
             test += " and f not in claimed"
         return [f"g = f if {test} else res(f)", f"g({passed})"]
-    return ["try:", "    g = get(f)", "except TypeError:", "    g = None",
-            "if g is None:", "    g = miss(f)", f"g({passed})"]
+    return ["try:", "    g = table[f]", "except TypeError:", "    g = miss(f)", f"g({passed})"]
 
 
 def _build(prehook: bool, posthook: bool, overdub: bool, claimed: bool):

@@ -182,7 +182,7 @@ class Runtime:
             claimed = self._claimed_operators()
             factory = helper_factory(pre is not None, post is not None, ovd is not None,
                                      bool(claimed))
-            helpers = factory(pre, post, self.dispatch, ovd, self.resolved.get, self._miss,
+            helpers = factory(pre, post, self.dispatch, ovd, self.resolved, self._miss,
                               _NATIVE_OPERANDS if claimed is not None else frozenset(),
                               claimed or frozenset())
             values.update(zip(HELPER_NAMES, helpers))
