@@ -24,7 +24,7 @@ from collections import defaultdict, deque
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from contexts import Context, contextslot, overdub, primitive
@@ -2052,3 +2052,77 @@ def test_a_user_primitive_on_an_item_or_attribute_read_wins_over_the_fast_path()
     assert untag(result, ctx) == 3.5
     # the user's reads, in order (construction's own lookups of `__new__` come too)
     assert [key for key in ctx.metadata if key != "__new__"] == [1, 0, "value"]
+
+
+# The heap fast paths against a model -------------------------------------------------
+
+SLOTS = 6  # box.a, box.b, items[0], items[-1], table["k"], table[2]
+
+
+def write_slot(box, items, table, slot, value):
+    if slot == 0:
+        box.a = value
+    elif slot == 1:
+        box.b = value
+    elif slot == 2:
+        items[0] = value
+    elif slot == 3:
+        items[-1] = value
+    elif slot == 4:
+        table["k"] = value
+    else:
+        table[2] = value
+
+
+def read_slot(box, items, table, slot):
+    if slot == 0:
+        return box.a
+    if slot == 1:
+        return box.b
+    if slot == 2:
+        return items[0]
+    if slot == 3:
+        return items[-1]
+    if slot == 4:
+        return table["k"]
+    return table[2]
+
+
+def run_heap_program(program, values):
+    """Stores and loads through every fast path; what each load read."""
+    box, items, table = Box(), [0.0, 0.0], {"k": 0.0, 2: 0.0}
+    box.a = box.b = 0.0
+    reads = []
+    for is_store, slot, index in program:
+        if is_store:
+            write_slot(box, items, table, slot, values[index])
+        else:
+            reads.append(read_slot(box, items, table, slot))
+    return reads, box, items, table
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, SLOTS - 1), st.integers(0, 3)),
+                max_size=30),
+       st.lists(st.booleans(), min_size=4, max_size=4))
+@example(program=[(True, 0, 2), (True, 0, 3), (False, 0, 0)], tagged=[False, False, True, False])
+@example(program=[(True, 2, 2), (True, 2, 3), (False, 2, 0)], tagged=[False, False, True, False])
+def test_heap_fast_paths_give_back_what_was_stored(program, tagged):
+    plain_values = [1.5, 2.5, 7, 7]  # a small int is shared: tagged or not, one object
+    expected, *plain_heap = run_heap_program(program, plain_values)
+    ctx = enabletagging(MetaCtx(), run_heap_program)
+    values = [tag(v, ctx, f"m{i}") if t else v
+              for i, (v, t) in enumerate(zip(plain_values, tagged))]
+    reads, *heap = overdub(ctx, run_heap_program, program, values)
+    assert reads == expected  # the heap holds plain values; the store, their metadata
+    # the model: a read carries the metadata of what was last stored in that slot
+    last: dict = {}
+    wanted = []
+    for is_store, slot, index in program:
+        if is_store:
+            last[slot] = index
+        else:
+            index = last.get(slot)
+            wanted.append(f"m{index}" if index is not None and tagged[index]
+                          else NoMetaData())
+    assert [metadata(read(ctx, reads, i), ctx) for i in range(len(reads))] == wanted
+    assert [vars(heap[0]), heap[1], heap[2]] == [vars(plain_heap[0]), *plain_heap[1:]]
