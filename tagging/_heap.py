@@ -35,6 +35,11 @@ def own(x: Any, tag: Tag) -> Any:
     return x.value if type(x) is Tagged and x.tag is tag else x
 
 
+def own_arguments(tag: Tag, args: tuple, kwargs: dict) -> tuple:
+    """(args, kwargs) without `tag`'s layer, for a call that runs natively."""
+    return [own(a, tag) for a in args], {k: own(v, tag) for k, v in kwargs.items()}
+
+
 def split(x: Any, tag: Tag) -> tuple:
     """(value without `tag`'s layer, its metadata or ABSENT)."""
     if type(x) is Tagged and x.tag is tag:
@@ -65,6 +70,19 @@ def python_iteration(kind: type) -> bool:
     if python_method(kind, "__iter__") is not None:
         return True
     return class_attribute(kind, "__iter__") is None and python_method(kind, "__getitem__") is not None
+
+
+def iterable_type(kind: type) -> bool:
+    """Whether `iter()` can try a `kind` (it has `__iter__` or `__getitem__`)."""
+    return class_attribute(kind, "__iter__") is not None or \
+        class_attribute(kind, "__getitem__") is not None
+
+
+def python_stepping(kind: type) -> bool:
+    """Whether a loop over an iterator of type `kind` runs Python code (its
+    `__next__`, or an `__iter__` a native loop would call a second time)."""
+    return python_method(kind, "__next__") is not None or \
+        python_method(kind, "__iter__") is not None
 
 
 def python_getter(obj: Any, name: str) -> Any:
@@ -218,6 +236,36 @@ def forget_attribute(tag: Tag, obj: Any, name: str) -> None:
 
 
 # Items -----------------------------------------------------------------------------
+
+def merges_storage(other: Any) -> bool:
+    """Whether `dict.update(other)` copies `other`'s storage (a dict that iterates as
+    a dict) rather than calling its `keys()` and `__getitem__`."""
+    return isinstance(other, dict) and class_attribute(type(other), "__iter__") is dict.__iter__
+
+
+def note_entry(tag: Tag, mapping: dict, key: Any, value: Any, meta: Any) -> None:
+    """After `dict.__setitem__(mapping, key, value)`: remember `meta` (or forget)."""
+    mapping, key = rawest(mapping), rawest(key)
+    if meta is ABSENT:
+        tag.store.forget(mapping, key)
+    else:
+        tag.store.record(mapping, key, rawest(value), meta)
+
+
+def note_popped(tag: Tag, mapping: dict, pair: tuple) -> None:
+    """A `(key, value)` pair just popped from `mapping` keeps the value's metadata in
+    slot 1; `mapping` forgets the key."""
+    mapping = rawest(mapping)
+    note_pair(tag, mapping, pair)
+    tag.store.forget(mapping, pair[0])
+
+
+def native_reduction(kind: type) -> bool:
+    """Whether `object.__reduce_ex__` of a `kind` iterates its elements natively
+    (`iter(obj)`, `iter(obj.items())`) and runs no Python code."""
+    return all(python_method(kind, name) is None
+               for name in ("__reduce__", "__reduce_ex__", "__iter__", "__getitem__", "items"))
+
 
 def _index(container: Any, key: Any) -> Any:
     if isinstance(container, SEQUENCES) and type(key) is int and key < 0:

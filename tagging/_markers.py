@@ -10,6 +10,8 @@ what the code it stands for does.
 
 from __future__ import annotations
 
+import itertools
+
 class _Sentinel:
     def __init__(self, name: str) -> None:
         self.__qualname__ = name  # so `lowered` shows it by name
@@ -20,6 +22,16 @@ class _Sentinel:
 
 
 DOUBLE_STAR = _Sentinel("DOUBLE_STAR")  # marks `**mapping` in a dict display
+STARRED = _Sentinel("STARRED")  # marks `*rest` in the shape of an unpacking target
+
+
+def items_to_unpack(value, shape) -> list:
+    """As many items of `value` as unpacking into `shape` takes: all of them for a
+    starred target, else one more than the target has (so that too many is seen
+    without running an endless iterator to its end)."""
+    if STARRED in shape:
+        return list(value)
+    return list(itertools.islice(value, len(shape) + 1))
 
 
 def display_list(*items):
@@ -53,9 +65,9 @@ def dict_from(temporary):
 
 
 def unpack(value, shape):
-    items = list(value)
+    items = items_to_unpack(value, shape)
     for index, inner in enumerate(shape):
-        if inner is not None and index < len(items):
+        if type(inner) is tuple and index < len(items):
             items[index] = unpack(items[index], inner)
     return items
 

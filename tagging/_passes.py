@@ -19,7 +19,7 @@ import operator
 import types
 
 from contexts._calls import CALLER_NAMES
-from contexts._names import NATIVE, call, constant, hidden, name
+from contexts._names import NATIVE, at, call, constant, hidden, name
 from contexts._visit import BodyTransformer
 from tagging import _markers as markers
 
@@ -196,6 +196,10 @@ class _Tagging(BodyTransformer):
     # Containers -------------------------------------------------------------------
 
     def display(self, function, args: list, where: ast.AST) -> ast.Call:
+        if any(isinstance(a, ast.Starred) for a in args):
+            # `[*x]` packs its items the way the display does, with its error message
+            packed = ast.Tuple(elts=args, ctx=ast.Load(), **at(where))
+            args = [ast.Starred(value=packed, ctx=ast.Load(), **at(where))]
         return call(constant(function, where), args, where)
 
     def visit_List(self, node: ast.List) -> ast.expr:
@@ -298,18 +302,22 @@ class _Tagging(BodyTransformer):
 
 
 def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:
-    """The nesting of an unpacking target: None for a leaf, a tuple for a sub-target."""
+    """The nesting of an unpacking target: None for a leaf, a tuple for a sub-target,
+    STARRED for the starred one."""
+    return constant(_nesting(target), where)
 
-    def shape(node: ast.expr):
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return tuple(shape(e) for e in node.elts)
-        return None
 
+def _nesting(target: ast.Tuple | ast.List) -> tuple:
     shapes, starred = [], False
     for element in target.elts:
-        starred = starred or isinstance(element, ast.Starred)
-        shapes.append(None if starred else shape(element))  # after a star, positions move
-    return constant(tuple(shapes), where)
+        if isinstance(element, ast.Starred):
+            starred = True
+            shapes.append(markers.STARRED)
+        elif starred or not isinstance(element, (ast.Tuple, ast.List)):
+            shapes.append(None)  # a leaf; after a star, positions move
+        else:
+            shapes.append(_nesting(element))
+    return tuple(shapes)
 
 
 def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:

@@ -19,7 +19,7 @@ import copy
 import functools
 import operator
 import types
-from collections import deque
+from collections import defaultdict, deque
 
 from contexts import _models as models
 from contexts import nooverdub, recurse
@@ -171,6 +171,8 @@ def iterate(ctx, iterable):
         return nooverdub(heap.own)(iterable, tag)
     if nooverdub(heap.python_iteration)(kind):  # `__iter__` runs in the context
         iterator = call_in(ctx, iter, nooverdub(heap.own)(iterable, tag))
+        if nooverdub(heap.python_stepping)(nooverdub(type)(iterator)):
+            iterator = recurse(ctx, models.drive, iterator)
         return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
             else iterator
     if nooverdub(isinstance)(raw, heap.SEQUENCES):
@@ -186,7 +188,7 @@ def iterate(ctx, iterable):
         return _iterate_pairs(ctx, mapping)
     if kind is _GENERATOR:
         return _retagging(ctx, nooverdub(heap.own)(iterable, tag))
-    return iter(nooverdub(heap.own)(iterable, tag))
+    return nooverdub(heap.own)(iterable, tag)  # (not iterable: the site raises its error)
 
 
 def _retagging(ctx, generator):
@@ -196,15 +198,26 @@ def _retagging(ctx, generator):
 
 
 def iter_(ctx, obj, *sentinel):
-    """`iter(x)`: over a container with metadata, an iterator that gives it back."""
+    """`iter(x)`: over a container with metadata, an iterator that gives it back; the
+    native iterator where no Python code runs and there is no metadata."""
     if not sentinel:
         raw = nooverdub(rawest)(obj)
         kind = nooverdub(type)(raw)
-        if (nooverdub(isinstance)(raw, heap.SEQUENCES) or kind in _VIEWS) and \
-                not nooverdub(heap.python_iteration)(kind) and \
-                nooverdub(heap.has_slots)(ctx.tag, raw):
+        if not nooverdub(heap.python_iteration)(kind):
+            if not (nooverdub(isinstance)(raw, heap.SEQUENCES) or kind in _VIEWS) or \
+                    not nooverdub(heap.has_slots)(ctx.tag, raw):
+                return iter(nooverdub(heap.own)(obj, ctx.tag))
             return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
     return recurse(ctx, models.iter_, obj, *sentinel)
+
+
+def next_(ctx, iterator, *default):
+    """`next(it)`: a native iterator steps natively; a generator (which gives back
+    metadata) or a Python `__next__` is a call in the context."""
+    kind = nooverdub(type)(nooverdub(rawest)(iterator))
+    if kind is not _GENERATOR and nooverdub(heap.python_method)(kind, "__next__") is None:
+        return next(nooverdub(heap.own)(iterator, ctx.tag), *default)
+    return recurse(ctx, models.next_, iterator, *default)
 
 
 def _each(items):
@@ -283,9 +296,13 @@ def unpack(ctx, value, shape):
     The result is a temporary list, unpacked at once by the caller; nested
     positions are unpacked in turn, so every level gets its metadata back.
     """
-    items = nooverdub(list)(iterate(ctx, value))
+    iterable = iterate(ctx, value)
+    kind = nooverdub(type)(iterable)
+    if not nooverdub(heap.iterable_type)(kind):
+        raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
+    items = nooverdub(markers.items_to_unpack)(iterable, shape)
     for index, inner in nooverdub(enumerate)(shape):
-        if inner is not None and index < nooverdub(len)(items):
+        if type(inner) is tuple and index < nooverdub(len)(items):
             nooverdub(operator.setitem)(items, index, unpack(ctx, items[index], inner))
     return items
 
@@ -401,26 +418,56 @@ def sorted_(ctx, iterable, *, key=None, reverse=False):
     return items
 
 
-def copy_container(ctx, container, *args):
-    """`list.copy`, `dict.copy`, `copy.copy`: the copy keeps the elements' metadata."""
+def _copier(method):
+    """`list.copy`, `dict.copy`, `copy.copy`, ...: the copy keeps the elements' metadata."""
+
+    def primitive(ctx, container, *args):
+        tag = ctx.tag
+        container = nooverdub(heap.own)(container, tag)
+        copied = method(container, *args)
+        nooverdub(heap.copy_slots)(tag, container, copied)
+        nooverdub(heap.copy_attributes)(tag, container, copied)
+        return copied
+
+    primitive.__name__ = f"tagged_{method.__name__}"
+    return primitive
+
+
+def reduce_ex(ctx, obj, protocol):
+    """`obj.__reduce_ex__(p)`, how `copy.deepcopy` takes a deque or a defaultdict apart:
+    when the reduction iterates the elements natively, iterators that give back
+    their metadata take the place of its element iterators."""
     tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
-    copied = copy.copy(container)
-    nooverdub(heap.copy_slots)(tag, container, copied)
-    nooverdub(heap.copy_attributes)(tag, container, copied)
-    return copied
+    obj = nooverdub(heap.own)(obj, tag)
+    raw = nooverdub(rawest)(obj)
+    reduce = nooverdub(heap.python_method)(nooverdub(type)(raw), "__reduce__")
+    if reduce is not None:  # what `object.__reduce_ex__` calls, in the context
+        return call_in(ctx, reduce, obj)
+    reduced = object.__reduce_ex__(obj, nooverdub(heap.own)(protocol, tag))
+    if nooverdub(type)(reduced) is not tuple or not nooverdub(heap.has_slots)(tag, raw) or \
+            not nooverdub(heap.native_reduction)(nooverdub(type)(raw)):
+        return reduced
+    parts = nooverdub(list)(reduced)
+    if nooverdub(len)(parts) > 3 and parts[3] is not None:
+        parts[3] = iter_(ctx, obj)
+    if nooverdub(len)(parts) > 4 and parts[4] is not None:
+        parts[4] = iter_(ctx, dict.items(obj))
+    return nooverdub(tuple)(parts)
 
 
 def from_iterable(kind):
-    """`list(it)`, `tuple(it)`, `deque(it)`: elements keep their metadata."""
+    """`list(it)`, `tuple(it)`, `deque(it, maxlen)`: elements keep their metadata."""
 
-    def primitive(ctx, cls, iterable=(), *args):
+    def primitive(ctx, cls, iterable=(), *args, **kwargs):
+        args, kwargs = nooverdub(heap.own_arguments)(ctx.tag, args, kwargs)
+        if args or kwargs:
+            cls((), *args, **kwargs)  # the constructor's own errors, before iterating
         out = []
         for item in iterate(ctx, iterable):
             list_append(ctx, out, item)
         if cls is list:
             return out
-        made = cls(out, *args)
+        made = cls(out, *args, **kwargs)
         nooverdub(heap.move_slots)(ctx.tag, out, made)
         return made
 
@@ -458,53 +505,174 @@ def partial_new(ctx, cls, func, *args, **keywords):
     return made
 
 
+# Dicts: as CPython's own methods, they read and write the storage, never a
+# subclass's Python `__getitem__` or `__setitem__`.
+
 def dict_new(ctx, cls, *args, **kwargs):
     out = cls()
-    dict_update(ctx, out, *args, **kwargs)
+    _merge(ctx, out, "dict", args, kwargs)
     return out
 
 
+def defaultdict_new(ctx, cls, *args, **kwargs):
+    """`defaultdict(factory, ...)`: the rest is taken as `dict(...)` takes it."""
+    made = cls(*[nooverdub(heap.own)(a, ctx.tag) for a in args[:1]])
+    _merge(ctx, made, "dict", args[1:], kwargs)
+    return made
+
+
 def dict_update(ctx, container, *args, **kwargs):
+    _merge(ctx, nooverdub(heap.own)(container, ctx.tag), "update", args, kwargs)
+
+
+def _merge(ctx, container, name, args, kwargs):
+    """`dict.update`: a dict iterated as a dict is merged from its storage, another
+    mapping through its `keys()` and `[]`, anything else as pairs."""
     tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
+    if nooverdub(len)(args) > 1:
+        raise TypeError(f"{name} expected at most 1 argument, got {nooverdub(len)(args)}")
     if args:
         other = nooverdub(heap.own)(args[0], tag)
-        if nooverdub(hasattr)(other, "keys"):
-            keys = dict.keys(other) if nooverdub(isinstance)(nooverdub(rawest)(other), dict) \
-                else other.keys()
-            for key in keys:
-                setitem(ctx, container, key, getitem(ctx, other, key))
+        raw = nooverdub(rawest)(other)
+        if nooverdub(heap.merges_storage)(raw):
+            for key, value in dict.items(other):  # (it may be a frame's `**kwargs`)
+                _dict_store(ctx, container, key,
+                            nooverdub(heap.retag_value)(tag, raw, key, value))
+        elif getattr_(ctx, other, "keys", ABSENT) is not ABSENT:
+            keys = call_in(ctx, getattr_(ctx, other, "keys"))
+            for key in nooverdub(list)(iterate(ctx, keys)):
+                _dict_store(ctx, container, key, getitem(ctx, other, key))
         else:
-            for pair in iterate(ctx, other):
-                key, value = iterate(ctx, pair)
-                setitem(ctx, container, key, value)
+            position = 0
+            for item in iterate(ctx, other):
+                key, value = _pair(ctx, item, position)
+                _dict_store(ctx, container, key, value)
+                position += 1
     for key in kwargs:
-        setitem(ctx, container, key, kwargs[key])
+        _dict_store(ctx, container, key, kwargs[key])
+
+
+def _pair(ctx, item, position):
+    """An element of `dict(pairs)`, any iterable of two, with CPython's errors."""
+    try:
+        items = nooverdub(list)(iterate(ctx, item))
+    except TypeError:
+        items = None
+    if items is None:
+        raise TypeError(f"cannot convert dictionary update sequence element #{position} "
+                        "to a sequence")
+    if nooverdub(len)(items) != 2:
+        raise ValueError(f"dictionary update sequence element #{position} has length "
+                         f"{nooverdub(len)(items)}; 2 is required")
+    return items[0], items[1]
+
+
+def _dict_store(ctx, container, key, value):
+    tag = ctx.tag
+    key = nooverdub(heap.own)(key, tag)
+    inner, meta = nooverdub(heap.split)(value, tag)
+    dict.__setitem__(container, key, inner)
+    nooverdub(heap.note_entry)(tag, container, key, inner, meta)
+
+
+def dict_setitem(ctx, container, key, value):
+    """`dict.__setitem__` (a subclass's `super().__setitem__`)."""
+    _dict_store(ctx, nooverdub(heap.own)(container, ctx.tag), key, value)
+
+
+def dict_getitem(ctx, container, key):
+    """`dict.__getitem__` (a subclass's `super().__getitem__`)."""
+    tag = ctx.tag
+    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    return nooverdub(heap.load_item)(tag, container, key, dict.__getitem__(container, key))
+
+
+def dict_delitem(ctx, container, key):
+    """`dict.__delitem__` (a subclass's `super().__delitem__`)."""
+    tag = ctx.tag
+    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    dict.__delitem__(container, key)
+    nooverdub(tag.store.forget)(nooverdub(rawest)(container), nooverdub(rawest)(key))
 
 
 def dict_get(ctx, container, key, default=None):
     tag = ctx.tag
     container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
-    raw = nooverdub(rawest)(container)
-    if nooverdub(rawest)(key) in raw:
-        return getitem(ctx, container, key)
-    return default
+    value = dict.get(container, key, ABSENT)
+    if value is ABSENT:
+        return default
+    return nooverdub(heap.load_item)(tag, container, key, value)
 
 
 def dict_pop(ctx, container, key, *default):
     value = dict_get(ctx, container, key, ABSENT)
     if value is ABSENT:
-        return dict.pop(nooverdub(heap.own)(container, ctx.tag), key, *default)
-    delitem(ctx, container, key)
+        tag = ctx.tag
+        return dict.pop(nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag),
+                        *default)
+    dict_delitem(ctx, container, key)
     return value
+
+
+def dict_popitem(ctx, container):
+    """`dict.popitem`: the pair keeps the value's metadata (in slot 1)."""
+    container = nooverdub(heap.own)(container, ctx.tag)
+    pair = dict.popitem(container)
+    nooverdub(heap.note_popped)(ctx.tag, container, pair)
+    return pair
 
 
 def dict_setdefault(ctx, container, key, default=None):
     value = dict_get(ctx, container, key, ABSENT)
     if value is ABSENT:
-        setitem(ctx, container, key, default)
+        _dict_store(ctx, nooverdub(heap.own)(container, ctx.tag), key, default)
         return default
     return value
+
+
+def dict_clear(ctx, container):
+    container = nooverdub(heap.own)(container, ctx.tag)
+    dict.clear(container)
+    nooverdub(ctx.tag.store.replace)(nooverdub(rawest)(container), {})
+
+
+def dict_fromkeys(ctx, iterable, value=None):
+    """`dict.fromkeys(keys, value)`: every entry keeps the value's metadata."""
+    out = {}
+    for key in iterate(ctx, iterable):
+        _dict_store(ctx, out, key, value)
+    return out
+
+
+# Methods that only read, or store plain values (indices, counts, views, set elements)
+
+def _native(method, iterables=False):
+    """`method` run natively on untagged arguments; with `iterables`, the arguments
+    after the first are iterated by C, so a Python iteration runs in the context."""
+
+    def primitive(ctx, *args, **kwargs):
+        args, kwargs = nooverdub(heap.own_arguments)(ctx.tag, args, kwargs)
+        if iterables:
+            args = [*args[:1], *[_plain_items(ctx, a) for a in args[1:]]]
+        return method(*args, **kwargs)
+
+    primitive.__name__ = f"tagged_{method.__name__}"
+    return primitive
+
+
+def _plain_items(ctx, iterable):
+    """An argument C code will iterate: itself, unless that runs Python code (set
+    methods take a set's storage)."""
+    raw = nooverdub(rawest)(iterable)
+    if nooverdub(isinstance)(raw, (set, frozenset)) or \
+            not nooverdub(heap.python_iteration)(nooverdub(type)(raw)):
+        return iterable
+    return _owned_items(ctx, iterable)
+
+
+def _owned_items(ctx, iterable):
+    for item in iterate(ctx, iterable):
+        yield nooverdub(heap.own)(item, ctx.tag)
 
 
 def display_list(ctx, *items):
@@ -556,28 +724,47 @@ def dict_from(ctx, temporary):
 
 
 BUILTINS: dict = {
+    # attributes and items
     getattr: getattr_, setattr: setattr_, delattr: delattr_,
     object.__setattr__: object_setattr,
     operator.getitem: getitem, operator.setitem: setitem, operator.delitem: delitem,
+    # iteration
+    iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,
+    _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
+    # construction, copies
+    list: from_list, tuple: from_iterable(tuple), deque: from_iterable(deque),
+    dict: dict_new, defaultdict: defaultdict_new, dict.fromkeys: dict_fromkeys,
+    tuple.__new__: tuple_new, functools.partial: partial_new, sorted: sorted_,
+    copy.copy: _copier(copy.copy), object.__reduce_ex__: reduce_ex,
+    # lists and deques (more below)
     list.append: list_append, list.extend: list_extend, list.sort: list_sort,
     deque.append: deque_append, deque.extend: _extender(deque_append),
     deque.extendleft: deque_extendleft,
-    list.copy: copy_container, dict.copy: copy_container, copy.copy: copy_container,
-    set.copy: copy_container, deque.copy: copy_container,
-    sorted: sorted_, list: from_list, tuple: from_iterable(tuple),
-    deque: from_iterable(deque),
-    dict: dict_new, dict.update: dict_update, dict.get: dict_get, dict.pop: dict_pop,
-    dict.setdefault: dict_setdefault,
-    tuple.__new__: tuple_new, functools.partial: partial_new,
-    iter: iter_, reversed: reversed_, _GENERATOR.__next__: generator_next,
-    _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
+    # dicts
+    dict.__getitem__: dict_getitem, dict.__setitem__: dict_setitem,
+    dict.__delitem__: dict_delitem, dict.update: dict_update, dict.get: dict_get,
+    dict.pop: dict_pop, dict.popitem: dict_popitem, dict.setdefault: dict_setdefault,
+    dict.clear: dict_clear,
+    # what the tagging pass writes
     markers.display_list: display_list, markers.display_tuple: display_tuple,
     markers.display_dict: display_dict, markers.display_set: display_set,
     markers.list_from: list_from, markers.dict_from: dict_from, markers.unpack: unpack,
     markers.unpack_each: unpack_each,
 }
+for _method in (list.copy, dict.copy, set.copy, deque.copy, defaultdict.copy):
+    BUILTINS[_method] = _copier(_method)
 for _method in (list.insert, list.pop, list.remove, list.reverse, list.clear,
                 deque.appendleft, deque.pop, deque.popleft, deque.rotate, deque.remove,
                 deque.reverse, deque.clear, deque.insert):
     BUILTINS[_method] = _in_place(_method)
-
+for _method in (list.index, list.count, tuple.index, tuple.count, deque.index, deque.count,
+                dict.keys, dict.values, dict.items, set.add, set.discard, set.remove,
+                set.pop, set.clear, frozenset.copy):
+    BUILTINS[_method] = _native(_method)
+for _method in (set.update, set.intersection_update, set.difference_update,
+                set.symmetric_difference_update, set.union, set.intersection,
+                set.difference, set.symmetric_difference, set.issubset, set.issuperset,
+                set.isdisjoint, frozenset.union, frozenset.intersection,
+                frozenset.difference, frozenset.symmetric_difference, frozenset.issubset,
+                frozenset.issuperset, frozenset.isdisjoint):
+    BUILTINS[_method] = _native(_method, iterables=True)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from tests import corpus
 from contexts import Context, canrecurse, fallback, overdub, primitive, recurse
+from tagging import enabletagging
 
 
 class Hooked(Context):
@@ -74,6 +75,10 @@ CONTEXTS = {
     "counting": lambda: Counting(metadata=[0]),
     "resolve": lambda: Resolving(),
     "overdub": lambda: Recursing(),
+    # Tagging with nothing tagged: every heap operation runs through its primitive
+    # (the fast paths when no hook runs, the general ones under a prehook).
+    "tagging": lambda: enabletagging(Context(), overdub),
+    "tagging-hooked": lambda: enabletagging(Hooked(), overdub),
 }
 
 OBSERVING = [name for name in CONTEXTS if name != "empty"]  # those that transform code
