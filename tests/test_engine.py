@@ -383,23 +383,32 @@ def compute(x):
 """
 
 
-def test_source_edited_after_import_is_not_run(tmp_path, monkeypatch):
-    path = tmp_path / "engine_edited_module.py"
+@pytest.fixture
+def editable_module(tmp_path, monkeypatch):
+    """`(module, edit)`: a fresh module holding ORIGINAL; `edit()` rewrites its file."""
+    name = f"engine_edited_{len(sys.modules)}"
+    path = tmp_path / f"{name}.py"
     path.write_text(textwrap.dedent(ORIGINAL))
     monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("engine_edited_module")
-    try:
+
+    def edit():
         path.write_text(textwrap.dedent(EDITED))
         linecache.checkcache(str(path))
         assert "x - 1" in "".join(linecache.getlines(str(path)))
-        ctx = Trace()
-        assert not canrecurse(ctx, module.compute)
-        reason = canrecurse.why(ctx, module.compute)
-        assert "edited" in reason and "compute" in reason
-        assert overdub(ctx, module.compute, 5) == 6  # the original behaviour
-        assert module.compute(5) == 6
-    finally:
-        sys.modules.pop("engine_edited_module", None)
+
+    yield importlib.import_module(name), edit
+    sys.modules.pop(name, None)
+
+
+def test_source_edited_after_import_is_not_run(editable_module):
+    module, edit = editable_module
+    edit()
+    ctx = Trace()
+    assert not canrecurse(ctx, module.compute)
+    reason = canrecurse.why(ctx, module.compute)
+    assert "edited" in reason and "compute" in reason
+    assert overdub(ctx, module.compute, 5) == 6  # the original behaviour
+    assert module.compute(5) == 6
 
 
 class Doubling(Context):
@@ -410,20 +419,13 @@ class Doubling(Context):
         return 2 * (a + b)
 
 
-def test_source_edited_after_first_use_is_not_used_later(tmp_path, monkeypatch):
+def test_source_edited_after_first_use_is_not_used_later(editable_module):
     """Other modes transform the source that was verified, not the edited file."""
-    path = tmp_path / "engine_edited_later.py"
-    path.write_text(textwrap.dedent(ORIGINAL))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("engine_edited_later")
-    try:
-        assert overdub(Trace(), module.compute, 5) == 6
-        path.write_text(textwrap.dedent(EDITED))
-        linecache.checkcache(str(path))
-        assert overdub(Doubling(), module.compute, 5) == 12  # 2 * (5 + 1), not 5 - 1
-        assert module.compute(5) == 6
-    finally:
-        sys.modules.pop("engine_edited_later", None)
+    module, edit = editable_module
+    assert overdub(Trace(), module.compute, 5) == 6
+    edit()
+    assert overdub(Doubling(), module.compute, 5) == 12  # 2 * (5 + 1), not 5 - 1
+    assert module.compute(5) == 6
 
 
 # 2. Hooks ------------------------------------------------------------------------
