@@ -22,7 +22,6 @@ from tagging import _primitives as primitives
 from tagging import _tag
 from tagging._fast import heap_paths
 from tagging._passes import tagging_pass
-from tagging._store import ABSENT
 from tagging._tag import Tagged, rawest, wrap
 
 TRANSPARENT = frozenset({_tag.tag, _tag.untag, _tag.metadata, _tag.hasmetadata,

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from contexts import Context, overdub
 from tagging import NoMetaData, enabletagging, metadata, tag
 
-from tests.test_tagging import (MetaCtx, SumCtx, assert_carries, leaked_tagged, read,
-                                run_inner, tagged_run)
+from tests.test_tagging import (MetaCtx, assert_carries, assert_nested_keeps_both,
+                                leaked_tagged, read, tagged_run)
 
 
 def outcome(f, *args):
@@ -386,10 +386,7 @@ def test_dict_methods_and_copies_keep_metadata(f):
 
 @pytest.mark.parametrize("f", KEPT, ids=lambda f: f.__name__)
 def test_a_nested_context_sees_both_metadata_through_dict_methods(f):
-    outer = enabletagging(SumCtx(), run_inner)
-    result = overdub(outer, run_inner, tag(1.5, outer, "outer"), outer, SumCtx(), f)
-    assert result == ["inner", "outer"]
-    assert leaked_tagged() == []
+    assert_nested_keeps_both(f)
 
 
 # Random programs: plain results, and the metadata each value was stored with --------------
