@@ -18,9 +18,23 @@ _HOOKS = ("prehook", "posthook", "overdub", "fallback")
 
 
 class ContextType(type):
-    """Metaclass of contexts: any change to a context class invalidates profiles."""
+    """Metaclass of contexts: any change to a context class invalidates profiles.
+
+    `passes = [...]` in a class body (or set on the class later) is the default
+    `passes` of the class's new instances: left as a plain class attribute it
+    would be hidden by the instance's own field.
+    """
+
+    def __init__(cls, name: str, bases: tuple, namespace: dict) -> None:
+        super().__init__(name, bases, namespace)
+        if isinstance(namespace.get("passes"), (list, tuple)) and \
+                "passes" not in namespace.get("__annotations__", {}):  # not an attrs field
+            type.__delattr__(cls, "passes")
+            cls.__default_passes__ = tuple(namespace["passes"])
 
     def __setattr__(cls, name: str, value: Any) -> None:
+        if name == "passes" and isinstance(value, (list, tuple)):
+            name, value = "__default_passes__", tuple(value)
         super().__setattr__(name, value)
         _invalidate_profiles()
 
@@ -49,9 +63,12 @@ class Context(metaclass=ContextType):
     """
 
     metadata: Any = None
-    passes: tuple = attrs.field(default=(), converter=tuple)
+    passes: tuple = attrs.field(
+        default=attrs.Factory(lambda self: type(self).__default_passes__, takes_self=True),
+        converter=tuple)
     tag: Any = None
     _runtime: Any = attrs.field(default=None, init=False, repr=False)
+    __default_passes__ = ()
 
     def prehook(self, f: Callable, *args: Any, **kwargs: Any) -> None:
         """Called before every call made inside an overdubbed function."""

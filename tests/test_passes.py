@@ -279,18 +279,36 @@ def test_a_pass_can_replace_an_operator():
 
 
 def test_passes_reassigned_after_first_use_take_effect():
-    def add_to(function):
-        def swap(ctx_type, f, tree):
-            return replace_match(lambda node: ast.Constant(function),
-                                 is_constant(operator.add), tree)
-        return swap
-
-    ctx = Context(passes=[add_to(operator.sub)])
+    ctx = Context(passes=[_swap_add_for(operator.sub)])
     assert overdub(ctx, polynomial, 2, 5) == 4 - 15
-    ctx.passes = (add_to(operator.mul),)
+    ctx.passes = (_swap_add_for(operator.mul),)
     assert overdub(ctx, polynomial, 2, 5) == 4 * 15
     ctx.passes = ()
     assert overdub(ctx, polynomial, 2, 5) == 19
+
+
+def _swap_add_for(function):
+    def swap(ctx_type, f, tree):
+        return replace_match(lambda node: ast.Constant(function),
+                             is_constant(operator.add), tree)
+    return swap
+
+
+def test_passes_given_in_the_class_body_are_the_default_of_its_instances():
+    class Subtracting(Context):
+        passes = [_swap_add_for(operator.sub)]
+
+    class Inheriting(Subtracting):
+        pass
+
+    assert overdub(Subtracting(), polynomial, 2, 5) == 4 - 15
+    assert overdub(Inheriting(), polynomial, 2, 5) == 4 - 15
+    assert overdub(Subtracting(passes=()), polynomial, 2, 5) == 19  # given beats default
+    assert Context().passes == ()
+
+    Inheriting.passes = [_swap_add_for(operator.mul)]  # set later: new instances get it
+    assert overdub(Inheriting(), polynomial, 2, 5) == 4 * 15
+    assert overdub(Subtracting(), polynomial, 2, 5) == 4 - 15
 
 
 def test_a_pass_gets_the_context_type_and_each_function_met():
