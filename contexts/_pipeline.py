@@ -112,11 +112,12 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
 
 def transformed_tree(f: types.FunctionType, mode: Mode) -> ast.FunctionDef:
     """The tree that `transform` compiles, before hoisting (for `lowered`)."""
-    located = _located(f)
+    located = located_current(f)
     return _steps(f, located, mode)[0]
 
 
-def _located(f: types.FunctionType) -> Located:
+def located_current(f: types.FunctionType) -> Located:
+    """Where `f` was defined, checked against the source once per code object."""
     located = _verified.get(f.__code__)
     if located is None:
         located = locate(f)
@@ -152,7 +153,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
 
 
 def _run(f: types.FunctionType, mode: Mode) -> Transform:
-    located = _located(f)
+    located = located_current(f)
     tree, level = _steps(f, located, mode)
     constants, names = _hoist(tree, level)
     original = f.__code__

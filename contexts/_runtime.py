@@ -21,11 +21,13 @@ from contexts._canonical import NOSELF, split
 from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
 from contexts._helpers import HELPER_NAMES, helper_factory
+from contexts._inline import inline_hook
 from contexts._lower import OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
 from contexts._source import SourceUnavailable
 from contexts._trampolines import trampoline_for
+from contexts._tracebacks import PASTED
 
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
@@ -179,13 +181,7 @@ class Runtime:
         values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
                   "visible": _visible}
         if self.mode.hooked:
-            claimed = self._claimed_operators()
-            factory = helper_factory(pre is not None, post is not None, ovd is not None,
-                                     bool(claimed))
-            helpers = factory(pre, post, self.dispatch, ovd, self.resolved, self._miss,
-                              _NATIVE_OPERANDS if claimed is not None else frozenset(),
-                              claimed or frozenset())
-            values.update(zip(HELPER_NAMES, helpers))
+            values.update(zip(HELPER_NAMES, self._helpers(pre, post, ovd)))
         dispatch = self.dispatch
         call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
         call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
@@ -199,6 +195,31 @@ class Runtime:
         for extension in EXTENSIONS:
             values.update(extension(self))
         return values
+
+    def _helpers(self, pre: Callable | None, post: Callable | None,
+                 ovd: Callable | None) -> tuple:
+        """The call helpers, with the hooks' bodies pasted in where they allow it.
+
+        Helpers with pasted hooks carry the plain ones as `__ovd_slow__`: an
+        outer context runs those, and sees the hook calls.
+        """
+        claimed = self._claimed_operators()
+        flags = (pre is not None, post is not None, ovd is not None, bool(claimed))
+        arguments = (pre, post, self.dispatch, ovd, self.resolved, self._miss,
+                     _NATIVE_OPERANDS if claimed is not None else frozenset(),
+                     claimed or frozenset(), self.ctx, type, TypeError)
+        helpers = helper_factory(*flags)(*arguments)
+        pasted_pre = pre and inline_hook(pre, ("f",))
+        pasted_post = post and inline_hook(post, ("out", "f"))
+        if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
+            pasted_post = None  # the helpers can only have one module's globals
+        if not (pasted_pre or pasted_post):
+            return helpers
+        fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
+        for slow, helper in zip(helpers, fast):
+            helper.__ovd_slow__ = slow
+        return tuple(helper if helper.__code__ in PASTED else slow
+                     for slow, helper in zip(helpers, fast))
 
     def _claimed_operators(self) -> frozenset | None:
         """Operators that must not run natively on builtin operands (None: none may)."""

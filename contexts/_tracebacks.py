@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 import sys
-from types import TracebackType
+import weakref
+from types import CodeType, TracebackType
 
 # Where engine code lives: this package's files and its generated helpers.
 ENGINE_PLACES: list = [os.path.dirname(os.path.abspath(__file__)) + os.sep, "<contexts "]
+# Helpers with a hook's body pasted in: their lines that are the hook's own.
+PASTED: "weakref.WeakKeyDictionary[CodeType, frozenset]" = weakref.WeakKeyDictionary()
 
 
 def strip_engine_frames(error: BaseException) -> None:
@@ -41,10 +44,17 @@ def _without(tb: TracebackType | None, places: tuple) -> TracebackType | None:
     while tb is not None:
         entries.append(tb)
         tb = tb.tb_next
-    kept = [entry for entry in entries
-            if not entry.tb_frame.f_code.co_filename.startswith(places)]
+    kept = [entry for entry in entries if not _is_engine(entry, places)]
     if not kept:
         return entries[0] if entries else None
     for entry, following in zip(kept, [*kept[1:], None]):
         entry.tb_next = following
     return kept[0]
+
+
+def _is_engine(entry: TracebackType, places: tuple) -> bool:
+    code = entry.tb_frame.f_code
+    hook_lines = PASTED.get(code)
+    if hook_lines is not None:
+        return entry.tb_lineno not in hook_lines
+    return code.co_filename.startswith(places)
