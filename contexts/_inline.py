@@ -59,14 +59,15 @@ _lock = threading.Lock()
 _cache: "weakref.WeakKeyDictionary[types.FunctionType, tuple]" = weakref.WeakKeyDictionary()
 
 
-def inline_hook(method: object, leading: tuple) -> InlineHook | None:
-    """The body of the bound hook `method`, if it can be pasted into the helpers.
+def inline_hook(method: object, ctx: object, leading: tuple) -> InlineHook | None:
+    """The body of `method`, a hook bound to `ctx`, if it can be pasted into the helpers.
 
     `leading` names the helper variables that the hook's parameters after `self`
     stand for (`("f",)` for a prehook, `("out", "f")` for a posthook).
     """
     function = getattr(method, "__func__", None)
-    if type(function) is not types.FunctionType or "__wrapped__" in function.__dict__:
+    if type(function) is not types.FunctionType or "__wrapped__" in function.__dict__ or \
+            getattr(method, "__self__", None) is not ctx:
         return None
     code = function.__code__
     with _lock:

@@ -209,8 +209,8 @@ class Runtime:
                      _NATIVE_OPERANDS if claimed is not None else frozenset(),
                      claimed or frozenset(), self.ctx, type, TypeError)
         helpers = helper_factory(*flags)(*arguments)
-        pasted_pre = pre and inline_hook(pre, ("f",))
-        pasted_post = post and inline_hook(post, ("out", "f"))
+        pasted_pre = pre and inline_hook(pre, self.ctx, ("f",))
+        pasted_post = post and inline_hook(post, self.ctx, ("out", "f"))
         if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
             pasted_post = None  # the helpers can only have one module's globals
         if not (pasted_pre or pasted_post):

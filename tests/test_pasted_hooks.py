@@ -182,3 +182,40 @@ def test_a_hook_that_cannot_be_pasted_still_runs():
     ctx = SkipsSomeCalls(metadata=[])
     assert overdub(ctx, subject, 4.0) == subject(4.0)
     assert math.sqrt in ctx.metadata and abs not in ctx.metadata
+
+
+class Private(Context):
+    def prehook(self, f, *args):
+        self.__seen = f  # mangled to _Private__seen, as in a call
+        self.metadata.append(self._Private__seen)
+
+
+class DeclaresAGlobal(Context):
+    def prehook(self, f, *args):
+        global SCALE
+        SCALE += 0
+        self.metadata.append(f)
+
+
+exec_namespace: dict = {"Context": Context}
+exec("class FromExec(Context):\n"
+     "    def prehook(self, f, *args):\n"
+     "        self.metadata.append(f)\n", exec_namespace)
+
+
+@pytest.mark.parametrize("kind", [Private, DeclaresAGlobal, exec_namespace["FromExec"]])
+def test_hooks_that_are_called_see_every_call_too(kind):
+    ctx = kind(metadata=[])
+    assert overdub(ctx, subject, 4.0) == subject(4.0)
+    assert math.sqrt in ctx.metadata and abs in ctx.metadata
+
+
+def test_a_hook_set_on_the_instance_bound_to_another_context_keeps_its_self():
+    class Overriding(Context):
+        def prehook(self, f, *args):
+            self.metadata.append(f)
+
+    ctx, other = Overriding(metadata=[]), Overriding(metadata=[])
+    ctx.prehook = other.prehook  # an instance of a plain subclass has a __dict__
+    overdub(ctx, subject, 4.0)
+    assert ctx.metadata == [] and math.sqrt in other.metadata
