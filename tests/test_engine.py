@@ -868,6 +868,23 @@ def test_empty_context_runs_f_untouched():
     assert overdub(Trace(), callee_code) is not running_code.__code__
 
 
+def make_inner_code():
+    def inner_code():
+        return sys._getframe().f_code
+
+    return inner_code
+
+
+@pytest.mark.parametrize("f", [running_code, make_inner_code(),
+                               lambda: sys._getframe().f_code])
+def test_transformed_code_keeps_the_original_flags(f):
+    """The body is compiled nested in a factory; `CO_NESTED` must still say where
+    the original was defined."""
+    transformed = overdub(Trace(), f)
+    assert transformed is not f.__code__
+    assert transformed.co_flags == f.__code__.co_flags
+
+
 def test_empty_context_leaves_errors_and_side_effects_alone():
     xs = [3, 1]
     assert overdub(Context(), list.sort, xs) is None
