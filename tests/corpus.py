@@ -1552,6 +1552,56 @@ def iterator_identity(n):
     return out
 
 
+class Needle:
+    """Equal to what has its value; notes each `__eq__` CPython asks it."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        note(("Needle.__eq__", getattr(other, "v", other)))
+        return self.v == getattr(other, "v", other)
+
+    __hash__ = None
+
+
+@case(3)
+def membership_by_iteration(n):
+    """`in` on a type without `__contains__` iterates it (by `__iter__`, or else
+    `__getitem__`), element on the left of `==`, stopping at the first match."""
+
+    class RaisesInIter:
+        def __iter__(self):
+            note("RaisesInIter.__iter__")
+            raise TypeError("inner")
+
+    class ReturnsNonIterator:
+        def __iter__(self):
+            return n
+
+    class NotAContainer:
+        __contains__ = None
+
+        def __iter__(self):
+            return iter([n])
+
+    class NotIterable:
+        __iter__ = None
+
+        def __getitem__(self, i):
+            return i
+
+    t = Ticker(n)
+    out = [n in Ticker(n), 0 in Ticker(n), 1 in t, t.current, 4 in Sequence(n),
+           9 in Sequence(n), Needle(1) in Ticker(n), 2 in [Needle(2)], 5 not in OnlyIter()]
+    for bad in (RaisesInIter(), ReturnsNonIterator(), NotAContainer(), NotIterable(), n):
+        try:
+            out.append(1 in bad)
+        except TypeError as error:
+            out.append((str(error), error.__context__ is None))
+    return out
+
+
 @case(3)
 def reversed_protocol(n):
     out = [list(reversed(Sequence(n))), list(reversed(range(n))), list(reversed([1, 2, n]))]

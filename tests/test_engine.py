@@ -686,6 +686,14 @@ def list_of_generator(n):
     return list(x * 10 for x in Countdown(n))
 
 
+def contains_by_iterating(n):
+    return 1 in Countdown(n)
+
+
+def contains_by_indexing():
+    return "c" in Letters()
+
+
 @pytest.mark.parametrize("f, args, seen, count", [
     (list_of_iterator, (3,), Countdown.__next__, 4),
     (update_from_table, (), Table.__getitem__, 2),
@@ -695,6 +703,8 @@ def list_of_generator(n):
     (zip_iterators, (2,), Countdown.__next__, 5),
     (reversed_sequence, (), Letters.__getitem__, 3),
     (list_of_generator, (2,), Countdown.__next__, 3),
+    (contains_by_iterating, (3,), Countdown.__next__, 2),
+    (contains_by_indexing, (), Letters.__getitem__, 3),
 ])
 def test_builtin_models_show_python_protocol_calls(f, args, seen, count):
     t = Trace()
@@ -750,9 +760,14 @@ def unpack_silo(silo):
     return b, a
 
 
+def contains_silo(silo):
+    return "y" in silo, 2 in silo, "x" not in silo
+
+
 @pytest.mark.parametrize("f, expected", [
     (loop_silo, ["x", "y"]), (splat_silo, "xy"), (list_silo, ["x", "y"]),
     (comprehend_silo, ["xx", "yy"]), (unpack_silo, ("y", "x")),
+    (contains_silo, (True, False, False)),
 ])
 def test_iter_primitive_is_honoured_however_the_silo_is_iterated(f, expected):
     silo = Silo([1, 2])

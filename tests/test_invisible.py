@@ -298,6 +298,7 @@ def test_iteration_protocols_property(n):
     assert_invisible(corpus.reversed_protocol, n)
     assert_invisible(corpus.callable_iterator_sentinels, n)
     assert_invisible(corpus.getitem_iteration, n)
+    assert_invisible(corpus.membership_by_iteration, n)
 
 
 @given(st.lists(st.integers(min_value=0, max_value=3), max_size=8))
