@@ -21,14 +21,20 @@ _setters: dict = {}
 
 
 def python_getter(kind: type, name: str) -> Callable | None:
-    """The Python getter of a property `name` of `kind`, if there is one."""
+    """The Python getter of a property `name` of `kind`, if `obj.name` just calls it.
+
+    Not when `kind` customises lookup: a `__getattribute__` decides for itself,
+    and a `__getattr__` answers when the getter raises AttributeError.
+    """
     key = (kind, name)
     try:
         return _getters[key]
     except KeyError:
         found = class_attribute(kind, name)
         getter = found.fget if isinstance(found, property) and \
-            type(found.fget) is types.FunctionType else None
+            type(found.fget) is types.FunctionType and \
+            class_attribute(kind, "__getattribute__") is object.__getattribute__ and \
+            class_attribute(kind, "__getattr__") is None else None
         _getters[key] = getter
         return getter
 

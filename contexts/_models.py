@@ -19,6 +19,7 @@ import sys
 import types
 from typing import Any
 
+from contexts._implicit import python_getter
 from contexts._marks import contextslot, nooverdub
 
 _MISSING = object()
@@ -504,6 +505,42 @@ def next_(iterator, *default):
         raise
 
 
+# Attribute lookup --------------------------------------------------------------------
+
+def getattr_(*args, **kwargs):
+    """`getattr(obj, name[, default])` calls a property's getter in the context, as
+    `obj.name` does there."""
+    getter = nooverdub(_property_getter)(args, kwargs, 3)
+    if getter is None:
+        return nooverdub(getattr)(*args, **kwargs)
+    obj, _, *default = args
+    if not default:
+        return getter(obj)
+    try:
+        return getter(obj)
+    except AttributeError:
+        return default[0]
+
+
+def hasattr_(*args, **kwargs):
+    getter = nooverdub(_property_getter)(args, kwargs, 2)
+    if getter is None:
+        return nooverdub(hasattr)(*args, **kwargs)
+    obj, _ = args
+    try:
+        getter(obj)
+    except AttributeError:
+        return False
+    return True
+
+
+def _property_getter(args, kwargs, most):
+    """The getter `obj.name` would call, for arguments the builtin accepts (else None)."""
+    if kwargs or not 2 <= len(args) <= most or type(args[1]) is not str:
+        return None
+    return python_getter(type(args[0]), args[1])
+
+
 def partial_call(self, /, *args, **kwargs):
     return self.func(*self.args, *args, **{**self.keywords, **kwargs})
 
@@ -660,13 +697,16 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
 }
+# What a context that watches protocols runs besides: there `obj.name` calls a
+# property's getter in the context (elsewhere it runs natively, so do these).
+_ATTRIBUTE_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
 _HEAP_TYPE = 1 << 9
 
 
-def model_for(key: Any) -> tuple | None:
+def model_for(key: Any, protocols: bool) -> tuple | None:
     """`(model, leading arguments)` for a canonical callee, or None."""
     try:
-        found = _MODELS.get(key)
+        found = _MODELS.get(key) or (_ATTRIBUTE_MODELS.get(key) if protocols else None)
     except TypeError:
         return None
     if found is not None:

@@ -141,7 +141,7 @@ class Runtime:
             transformed = self.transformed(key)
             if transformed is not None:
                 return transformed
-        model = _models.model_for(key)
+        model = _models.model_for(key, self.mode.protocols)
         if model is None:
             return None
         function, leading = model

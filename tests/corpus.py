@@ -2058,6 +2058,61 @@ def getattr_with_failing_property(n):
 
 
 @case(3)
+def attribute_builtins(n):
+    """`getattr`/`hasattr` on properties, lookup customised by `__getattr__` and
+    `__getattribute__`."""
+
+    class Fallback:
+        @property
+        def bad(self):
+            note("Fallback.bad")
+            raise AttributeError("inner")
+
+        def __getattr__(self, name):
+            return ("fallback", name)
+
+    class Intercepting:
+        @property
+        def p(self):
+            return n
+
+        def __getattribute__(self, name):
+            return ("intercepted", name)
+
+    class Plain:
+        @property
+        def p(self):
+            note("Plain.p")
+            return n
+
+    f, i, p = Fallback(), Intercepting(), Plain()
+    return [f.bad, getattr(f, "bad"), hasattr(f, "bad"), i.p, getattr(i, "p", 0),
+            hasattr(i, "p"), p.p, getattr(p, "p"), getattr(p, "q", "default"), hasattr(p, "p")]
+
+
+@case(3)
+def attribute_builtin_errors(n):
+    """The argument errors of `getattr` and `hasattr`, for a name that is a property."""
+
+    class Plain:
+        @property
+        def p(self):
+            note("Plain.p")
+            return n
+
+    p = Plain()
+    out = []
+    for bad in (lambda: getattr(p), lambda: getattr(p, 1), lambda: getattr(p, "p", 1, 2),
+                lambda: getattr(p, "p", default=1), lambda: hasattr(p, "p", 1),
+                lambda: hasattr(p), lambda: getattr(p, "q")):
+        try:
+            out.append(bad())
+        except (TypeError, AttributeError) as error:
+            out.append((type(error).__name__, str(error)))
+    return out
+
+
+@case(3)
 def properties_of_builtins(n):
     c = complex(n, 1)
     return c.real, c.imag, (n).bit_length(), "x".__class__.__name__, [].__len__()

@@ -44,6 +44,11 @@ def use_gauge(x):
     return gauge.value, gauge.private()
 
 
+def read_gauge(gauge):
+    return gauge.value, getattr(gauge, "value"), getattr(gauge, "value", 0), \
+        hasattr(gauge, "value")
+
+
 def use_manager(log, fail):
     with Managed(log) as manager:
         manager.log.append("body")
@@ -57,6 +62,24 @@ def test_property_getter_and_setter_are_calls_in_the_context():
     assert overdub(ctx, use_gauge, 1) == use_gauge(1) == (2, 1)
     assert ctx.metadata.count("Gauge.value") == 3  # two reads and one write
     assert "Gauge.private" in ctx.metadata
+
+
+def test_getattr_and_hasattr_call_a_property_getter_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, read_gauge, Gauge(1)) == read_gauge(Gauge(1)) == (1, 1, 1, True)
+    assert ctx.metadata.count("Gauge.value") == 4
+
+
+class ClaimsValue(Context):
+    @primitive(Gauge.value.fget)
+    def value(self, gauge):
+        return "claimed"
+
+
+def test_a_primitive_on_a_property_getter_is_honoured_however_it_is_read():
+    """No hook: the primitive alone makes the context watch attribute reads."""
+    claimed = overdub(ClaimsValue(), read_gauge, Gauge(1))
+    assert claimed == ("claimed", "claimed", "claimed", True)
 
 
 def test_with_statement_enter_and_exit_are_calls_in_the_context():
