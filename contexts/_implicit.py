@@ -1,4 +1,5 @@
-"""Run-time helpers for the calls Python makes implicitly: iteration, properties, `with`.
+"""Run-time helpers for the calls Python makes implicitly: iteration, `yield from`,
+properties, `with`.
 
 Generated code calls these (bound to one context) where the protocol pass put
 them. Each does the native thing when no Python code would run, and otherwise
@@ -61,16 +62,42 @@ def make_iterate(call1: Callable, drive: Callable) -> Callable:
     by `drive`, so each step is a call in the context too (`iter(s)` itself returns
     the iterator unchanged, as in CPython)."""
     def iterate(iterable):
-        kind = type(iterable)
-        if kind in _NATIVE_ITERABLES or (class_attribute(kind, "__iter__") is None and
-                                         class_attribute(kind, "__getitem__") is None):
-            return iterable  # not iterable: the native site raises its own error
+        if _iterates_natively(type(iterable)):
+            return iterable
         iterator = call1(iter, iterable)
-        if type(class_attribute(type(iterator), "__next__")) is types.FunctionType:
+        if _python_method(type(iterator), "__next__"):
             return drive(iterator)
         return iterator
 
     return iterate
+
+
+def make_yield_from(call1: Callable, delegate: Callable) -> Callable:
+    """`yield from s`: `iter(s)` as a call, as for a loop. A generator or C iterator
+    is then delegated to natively; an iterator with a Python `__next__` (or
+    `__iter__`, which `yield from` would call again) by `delegate`, so that its
+    `__next__`, `send`, `throw` and `close` are calls in the context."""
+    def yield_from(iterable):
+        if _iterates_natively(type(iterable)):
+            return iterable  # generators and coroutines among them: no `iter` call
+        iterator = call1(iter, iterable)
+        kind = type(iterator)
+        if _python_method(kind, "__next__") or _python_method(kind, "__iter__"):
+            return delegate(iterator)
+        return iterator
+
+    return yield_from
+
+
+def _iterates_natively(kind: type) -> bool:
+    """Whether iterating a `kind` is left to the native site (also when it cannot
+    be iterated: the site raises its own error)."""
+    return kind in _NATIVE_ITERABLES or (class_attribute(kind, "__iter__") is None and
+                                         class_attribute(kind, "__getitem__") is None)
+
+
+def _python_method(kind: type, name: str) -> bool:
+    return type(class_attribute(kind, name)) is types.FunctionType
 
 
 def make_attribute(call1: Callable) -> Callable:

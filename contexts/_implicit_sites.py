@@ -2,18 +2,19 @@
 
 Mixed into the call pass when a context watches protocols. `for x in s`
 becomes `for x in __ovd0_iter__(s)` (also comprehensions, splats and
-unpacking), so a primitive on `Silo.__iter__` is honoured however a `Silo` is
-iterated; `o.x` becomes `__ovd0_attr__(o, "x")` and `o.x = v` a call of
-`__ovd0_setattr__`, so a property's getter and setter are calls in the
-context; `with m:` becomes `with __ovd0_with__(m):`, so `__enter__` and
-`__exit__` are. The helpers (`_implicit`) run natively what runs no Python code.
+unpacking; `yield from s` has its own helper, `yfrom`), so a primitive on
+`Silo.__iter__` is honoured however a `Silo` is iterated; `o.x` becomes
+`__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
+property's getter and setter are calls in the context; `with m:` becomes
+`with __ovd0_with__(m):`, so `__enter__` and `__exit__` are. The helpers
+(`_implicit`) run natively what runs no Python code.
 """
 
 from __future__ import annotations
 
 import ast
 
-from contexts._names import assign, call, constant, hidden, mangled, name
+from contexts._names import assign, at, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 
@@ -56,6 +57,12 @@ class ImplicitMixin(BodyTransformer):
         node = self.generic_visit(node)
         if self.iterating:
             node.iter = self.wrap(node.iter)
+        return node
+
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.AST:
+        node = self.generic_visit(node)
+        if self.iterating:
+            node.value = self.helper("yfrom", [node.value], node.value)
         return node
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:

@@ -471,6 +471,36 @@ def drive(iterator):
         yield item
 
 
+def delegate(iterator):
+    """`yield from iterator` (PEP 380) for an iterator with Python methods: each step,
+    `send`, `throw` and `close` a call in the context; returns what it returns."""
+    try:
+        value = next_(iterator)
+    except StopIteration as stop:
+        return stop.value
+    while True:
+        try:
+            sent = yield value
+        except GeneratorExit:
+            close = nooverdub(getattr)(iterator, "close", None)
+            if close is not None:
+                close()
+            raise
+        except BaseException as error:
+            throw = nooverdub(getattr)(iterator, "throw", None)
+            if throw is None:
+                raise
+            try:  # the exception as raised (CPython passes what `throw` was given)
+                value = throw(error)
+            except StopIteration as stop:
+                return stop.value
+        else:
+            try:
+                value = next_(iterator) if sent is None else iterator.send(sent)
+            except StopIteration as stop:
+                return stop.value
+
+
 def _call_until(function, sentinel):
     while True:
         try:

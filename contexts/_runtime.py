@@ -193,6 +193,8 @@ class Runtime:
         callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
         values["iter"] = implicit.make_iterate(
             call1, lambda iterator: dispatch(_models.drive)(iterator))
+        values["yfrom"] = implicit.make_yield_from(
+            call1, lambda iterator: dispatch(_models.delegate)(iterator))
         values["attr"] = implicit.make_attribute(call1)
         values["setattr"] = implicit.make_setattribute(call2, call3)
         values["with"] = implicit.make_with(callx)

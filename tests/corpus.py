@@ -19,6 +19,7 @@ import dataclasses
 import functools
 import itertools
 import operator
+import types
 import typing
 from typing import Any, Callable, NamedTuple
 
@@ -417,6 +418,87 @@ def yield_from(n):
             out.append(("return", stop.value))
             break
     return out, events
+
+
+class Echo:
+    """An iterator with `send`, `throw` and `close`, which `yield from` delegates to."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        note("Echo.__iter__")
+        return self
+
+    def __next__(self):
+        note("Echo.__next__")
+        if self.n <= 0:
+            raise StopIteration("echo done")
+        self.n -= 1
+        return self.n
+
+    def send(self, value):
+        note(("Echo.send", value))
+        if value == "stop":
+            raise StopIteration(("stopped", self.n))
+        return next(self)
+
+    def throw(self, *args):
+        note(("Echo.throw", repr(args)))
+        if isinstance(args[0], KeyError):
+            return "caught"
+        raise args[0]
+
+    def close(self):
+        note("Echo.close")
+
+
+def delegator(source):
+    result = yield from source
+    note(("delegator returned", result))
+    return result
+
+
+def step(action, *args):
+    """What one step of a generator gives: a value, its return value, or an error."""
+    try:
+        return action(*args)
+    except StopIteration as stop:
+        return ("stop", stop.value)
+    except (KeyError, ValueError, TypeError) as error:
+        return (type(error).__name__, str(error))
+
+
+@case(3)
+@case(1)
+@case(0)
+def yield_from_protocols(n):
+    """`yield from` a Python iterator (`__iter__` once, then `__next__`, `send`,
+    `throw`, `close` delegated), a C iterator, a non-iterable and coroutines."""
+    g = delegator(Echo(n))
+    out = [step(next, g), step(g.send, "x"), step(g.throw, KeyError()), step(g.send, None),
+           step(g.throw, ValueError("v")), step(next, g)]
+    h = delegator(Echo(n))
+    out += [step(next, h), step(h.close), step(next, h)]
+    k = delegator(Echo(n))
+    out += [step(next, k), step(k.send, "stop")]
+    out += [list(delegator(OnlyIter())), step(next, delegator(n))]
+
+    async def answer():
+        return "awaited"
+
+    @types.coroutine
+    def awaiting():
+        return (yield from answer())
+
+    def not_a_coroutine(coroutine):
+        yield from coroutine
+
+    out.append(step(awaiting().send, None))
+    pending = answer()
+    out.append(step(next, not_a_coroutine(pending)))
+    pending.close()
+    return out
 
 
 def countdown(n):
@@ -2317,3 +2399,13 @@ def prints_to_stdout(values):
     sys.stdout.write(f"{len(values)} values\n")
     print(f"{values!r:>30}")
     return len(values)
+
+
+# Known differences (see XFAILS in test_invisible); last, so that no test taking the
+# first cases meets them --------------------------------------------------------------
+
+@case(3)
+def yield_from_throw_class(n):
+    """`throw` with an exception class: CPython hands the delegate the class as given."""
+    g = delegator(Echo(n))
+    return [step(next, g), step(g.throw, KeyError), step(g.close)]

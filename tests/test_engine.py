@@ -694,6 +694,10 @@ def contains_by_indexing():
     return "c" in Letters()
 
 
+def yield_from_iterator(n):
+    return list(delegate_to(Countdown(n)))
+
+
 @pytest.mark.parametrize("f, args, seen, count", [
     (list_of_iterator, (3,), Countdown.__next__, 4),
     (update_from_table, (), Table.__getitem__, 2),
@@ -705,6 +709,8 @@ def contains_by_indexing():
     (list_of_generator, (2,), Countdown.__next__, 3),
     (contains_by_iterating, (3,), Countdown.__next__, 2),
     (contains_by_indexing, (), Letters.__getitem__, 3),
+    (yield_from_iterator, (2,), Countdown.__next__, 3),
+    (yield_from_iterator, (2,), Countdown.__iter__, 1),
 ])
 def test_builtin_models_show_python_protocol_calls(f, args, seen, count):
     t = Trace()
@@ -764,10 +770,18 @@ def contains_silo(silo):
     return "y" in silo, 2 in silo, "x" not in silo
 
 
+def delegate_to(iterable):
+    return (yield from iterable)
+
+
+def yield_from_silo(silo):
+    return list(delegate_to(silo))
+
+
 @pytest.mark.parametrize("f, expected", [
     (loop_silo, ["x", "y"]), (splat_silo, "xy"), (list_silo, ["x", "y"]),
     (comprehend_silo, ["xx", "yy"]), (unpack_silo, ("y", "x")),
-    (contains_silo, (True, False, False)),
+    (contains_silo, (True, False, False)), (yield_from_silo, ["x", "y"]),
 ])
 def test_iter_primitive_is_honoured_however_the_silo_is_iterated(f, expected):
     silo = Silo([1, 2])
