@@ -164,6 +164,16 @@ class Profile:
         """Whether implicit protocol calls (iteration, dunders, properties) must be seen."""
         return self.hooked or self.tagging or any(_called_implicitly(f) for f in self.primitives)
 
+    @property
+    def intercepts_truth(self) -> bool:
+        """Whether truth tests must reach the context: for hooks, or a primitive on a
+        `__bool__` or `__len__`."""
+        return self.hooked or any(
+            getattr(f, "__name__", "") in _TRUTH_METHODS for f in self.primitives)
+
+
+_TRUTH_METHODS = ("__bool__", "__len__")
+
 
 def _called_implicitly(f: Callable) -> bool:
     """Whether Python may call `f` where the source shows no call: a dunder, or a

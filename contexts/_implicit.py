@@ -1,5 +1,5 @@
 """Run-time helpers for the calls Python makes implicitly: iteration, `yield from`,
-properties, `with`.
+properties, `with`, truth tests.
 
 Generated code calls these (bound to one context) where the protocol pass put
 them. Each does the native thing when no Python code would run, and otherwise
@@ -17,7 +17,9 @@ from contexts._canonical import class_attribute
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
                                type({}.items()), types.GeneratorType})
+_ABSENT = object()
 _getters: dict = {}
+_truth_methods: dict = {}  # type -> what `_truth_method` found
 _setters: dict = {}
 
 
@@ -119,6 +121,57 @@ def make_setattribute(call2: Callable, call3: Callable) -> Callable:
             call2(setter[0], obj, value)
 
     return setattribute
+
+
+def make_truth(call1: Callable) -> Callable:
+    """A truth test: a Python `__bool__` (or, lacking one, `__len__`) is a call in
+    the context, and its answer is checked and converted as CPython does."""
+    def truth(value):
+        kind = type(value)
+        try:
+            found = _truth_methods[kind]
+        except KeyError:
+            found = _truth_methods[kind] = _truth_method(kind)
+        if found is None:
+            return value  # the native test runs no Python code
+        method, checked = found
+        return bool(checked(call1(method, value)))
+
+    return truth
+
+
+def _truth_method(kind: type) -> tuple | None:
+    """`(method, checked)`: the Python method a truth test of a `kind` calls and the
+    class whose `bool()` checks its answer; None when the test runs no Python code."""
+    method = class_attribute(kind, "__bool__", _ABSENT)
+    if method is not _ABSENT:
+        return (method, _Said) if type(method) is types.FunctionType else None
+    method = class_attribute(kind, "__len__")
+    return (method, _Counted) if type(method) is types.FunctionType else None
+
+
+class _Said:
+    """What a `__bool__` answered: `bool()` of it checks the answer as CPython does."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __bool__(self):
+        return self.answer
+
+
+class _Counted:
+    """What a `__len__` answered: `bool()` of it checks the answer as CPython does."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __len__(self):
+        return self.answer
 
 
 class _Managed:

@@ -571,6 +571,19 @@ def _property_getter(args, kwargs, most):
     return python_getter(type(args[0]), args[1])
 
 
+# Truth -------------------------------------------------------------------------------
+
+def not_(a, /):
+    return False if a else True
+
+
+def bool_(cls, *args, **kwargs):
+    if kwargs or nooverdub(len)(args) != 1:
+        return nooverdub(cls)(*args, **kwargs)  # CPython's own errors, or False
+    value, = args
+    return True if value else False
+
+
 def partial_call(self, /, *args, **kwargs):
     return self.func(*self.args, *args, **{**self.keywords, **kwargs})
 
@@ -727,16 +740,18 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
 }
-# What a context that watches protocols runs besides: there `obj.name` calls a
-# property's getter in the context (elsewhere it runs natively, so do these).
-_ATTRIBUTE_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
+# Models for where a context sees property reads, or truth tests (its `Mode`
+# says): elsewhere those run natively, and so do these builtins.
+_PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
+_TRUTH_MODELS: dict = {operator.not_: (not_, False), bool: (bool_, True)}
 _HEAP_TYPE = 1 << 9
 
 
-def model_for(key: Any, protocols: bool) -> tuple | None:
-    """`(model, leading arguments)` for a canonical callee, or None."""
+def model_for(key: Any, mode: Any) -> tuple | None:
+    """`(model, leading arguments)` for a canonical callee in a `Mode`, or None."""
     try:
-        found = _MODELS.get(key) or (_ATTRIBUTE_MODELS.get(key) if protocols else None)
+        found = _MODELS.get(key) or (mode.properties and _PROPERTY_MODELS.get(key)) or (
+            mode.truths and _TRUTH_MODELS.get(key)) or None
     except TypeError:
         return None
     if found is not None:

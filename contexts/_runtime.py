@@ -141,7 +141,7 @@ class Runtime:
             transformed = self.transformed(key)
             if transformed is not None:
                 return transformed
-        model = _models.model_for(key, self.mode.protocols)
+        model = _models.model_for(key, self.mode)
         if model is None:
             return None
         function, leading = model
@@ -198,6 +198,7 @@ class Runtime:
         values["attr"] = implicit.make_attribute(call1)
         values["setattr"] = implicit.make_setattribute(call2, call3)
         values["with"] = implicit.make_with(callx)
+        values["truth"] = implicit.make_truth(call1)
         for extension in EXTENSIONS:
             values.update(extension(self))
         return values
@@ -275,9 +276,11 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
     passes = tuple(ctx.passes)
     if passes:
         operators = None  # a pass sees every operator as a call
+    # A `Tagged` answers truth tests itself (with its value's truth).
+    truths = profile.intercepts_truth and not profile.tagging
     return Mode(hooked=profile.hooked, operators=operators,
                 protocols=profile.intercepts_protocols, tagging=profile.tagging,
-                passes=passes, context_type=type(ctx) if passes else None)
+                truths=truths, passes=passes, context_type=type(ctx) if passes else None)
 
 
 class _Resolved(dict):

@@ -2284,6 +2284,58 @@ class OnlyIter:
         return iter([1, 2, 3])
 
 
+class Loud:
+    """A value whose truth is a Python `__bool__` that notes each test of it."""
+
+    def __init__(self, label, answer):
+        self.label, self.answer = label, answer
+
+    def __bool__(self):
+        note(("bool", self.label))
+        return self.answer
+
+    def __repr__(self):
+        return f"Loud({self.label!r})"
+
+
+class NoBool:
+    __bool__ = None
+
+    def __len__(self):
+        return 1
+
+
+@case(2)
+@case(0)
+def truth_tests(n):
+    """Every kind of truth test: each operand tested once, in order, lazily, the
+    chosen value returned; and the checks on what `__bool__`/`__len__` answer."""
+    yes, no = Loud("yes", True), Loud("no", False)
+    out = []
+    if yes and no:
+        out.append("both")
+    elif no or yes:
+        out.append("either")
+    while no:
+        pass
+    out += [yes and no, no and yes, yes or no, no or yes, yes and n, not no,
+            "a" if no else "b", [i for i in range(3) if Loud(i, i < n)], all([yes, no]),
+            any([no, yes]), Loud("x", n > 1) and Loud("y", True) or Loud("z", False)]
+    assert yes or no
+    match n:
+        case 0 if no:
+            out.append("guard no")
+        case _ if yes:
+            out.append("guard yes")
+    for bad in (Truthy(1), Sized(-1), Sized("x"), Sized(2 ** 100), NoBool(), Truthy(n > 0)):
+        for test in (lambda: bool(bad), lambda: not bad, lambda: "t" if bad else "f"):
+            try:
+                out.append(test())
+            except (TypeError, ValueError, OverflowError) as error:
+                out.append((type(error).__name__, str(error)))
+    return [repr(o) for o in out]
+
+
 class Sliceable:
     def __init__(self):
         self.items = list(range(6))
@@ -2409,3 +2461,12 @@ def yield_from_throw_class(n):
     """`throw` with an exception class: CPython hands the delegate the class as given."""
     g = delegator(Echo(n))
     return [step(next, g), step(g.throw, KeyError), step(g.close)]
+
+
+@case()
+def negated_conjunction():
+    """`if not (a and b)`: CPython tests `a` once, jumping on its answer."""
+    no = Loud("no", False)
+    if not (no and True):
+        return "negated"
+    return "not negated"

@@ -108,3 +108,64 @@ class Claims(Context):
 
 def test_a_primitive_on_enter_is_honoured():
     assert overdub(Claims(), use_manager, [], None) == ["claimed", "body", ("exit", None)]
+
+
+class Answer:
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        return self.value
+
+
+class Count:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
+def truth_tests(a, c):
+    """(No `assert`: pytest rewrites those in test modules; see the corpus.)"""
+    out = []
+    if a:
+        out.append("if")
+    while c:
+        out.append("while")
+        break
+    out.append("ifexp" if a else "no")
+    out.append(not a)
+    out.append((a and "and") is a)
+    out.append((c or "or") is c)
+    out.append([i for i in range(1) if a])
+    match 1:
+        case 1 if a:
+            out.append("guard")
+    out.append(bool(c))
+    return out
+
+
+def test_every_truth_test_calls_bool_or_len_in_the_context():
+    ctx = Trace(metadata=[])
+    expected = truth_tests(Answer(True), Count(0))
+    assert overdub(ctx, truth_tests, Answer(True), Count(0)) == expected
+    assert ctx.metadata.count("Answer.__bool__") == 6
+    assert ctx.metadata.count("Count.__len__") == 3
+
+
+class Contrary(Context):
+    @primitive(Answer.__bool__)
+    def answer(self, answer):
+        return not answer.value
+
+    @primitive(Count.__len__)
+    def count(self, count):
+        return 1 - count.n
+
+
+def test_a_primitive_on_bool_or_len_is_honoured_by_truth_tests():
+    """No hook: the primitives alone make truth tests reach the context."""
+    expected = truth_tests(Answer(False), Count(1))
+    assert overdub(Contrary(), truth_tests, Answer(True), Count(0)) == expected
+    assert expected != truth_tests(Answer(True), Count(0))
