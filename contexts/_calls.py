@@ -40,9 +40,10 @@ _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
 def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
-                  properties: bool, class_name: str | None) -> ast.FunctionDef:
+                  properties: bool, truths: bool, class_name: str | None) -> ast.FunctionDef:
     """Route every call site through the context (and implicit calls, see the mixin)."""
-    return _Calls(tree, level, hooked, iterating, properties, class_name).transform_body(tree)
+    calls = _Calls(tree, level, hooked, iterating, properties, truths, class_name)
+    return calls.transform_body(tree)
 
 
 def resolve_markers(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
@@ -95,12 +96,13 @@ class _Markers(BodyTransformer):
 
 class _Calls(ImplicitMixin):
     def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
-                 properties: bool, class_name: str | None) -> None:
+                 properties: bool, truths: bool, class_name: str | None) -> None:
         self.class_name = class_name
         self.level = level
         self.hooked = hooked
         self.iterating = iterating
         self.properties = properties
+        self.truths = truths
         positional = [*tree.args.posonlyargs, *tree.args.args]
         self.first = positional[0].arg if positional else None
         self.body = tree.body

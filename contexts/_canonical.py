@@ -56,10 +56,10 @@ def _lookup(klass: type, name: str, method: Any) -> Any:
     return None
 
 
-def class_attribute(kind: type, name: str) -> Any:
-    """The attribute `name` of class `kind` as the interpreter finds it (None if absent)."""
+def class_attribute(kind: type, name: str, default: Any = None) -> Any:
+    """The attribute `name` of class `kind` as the interpreter finds it (`default` if absent)."""
     for klass in kind.__mro__:
         namespace = klass.__dict__
         if name in namespace:
             return namespace[name]
-    return None
+    return default

@@ -10,6 +10,7 @@ free variables of the body, filled from closure cells when binding.
 from __future__ import annotations
 
 import ast
+import inspect
 import pickle
 import types
 from typing import Iterable
@@ -18,6 +19,9 @@ from contexts._source import Located, SourceUnavailable, same_code
 
 FACTORY = "__ovd_factory__"
 _LATE_FLAGS = 0x100 | 0x200  # CO_ITERABLE_COROUTINE and friends set after compiling
+# Flags that say where code was compiled, not what its body does: the body is
+# compiled inside the factory (so always nested), the original maybe not.
+_PLACE_FLAGS = inspect.CO_NESTED
 
 
 def function_node(located: Located) -> ast.AST:
@@ -145,10 +149,10 @@ def check_current(f: types.FunctionType, located: Located) -> None:
 
 
 def finish_code(code: types.CodeType, original: types.CodeType) -> types.CodeType:
-    """Give generated code the original's names and late flags."""
+    """Give generated code the original's names, late flags and place flags."""
+    flags = code.co_flags & ~_PLACE_FLAGS | original.co_flags & (_LATE_FLAGS | _PLACE_FLAGS)
     return _unprefixed(code).replace(
-        co_name=original.co_name, co_qualname=original.co_qualname,
-        co_flags=code.co_flags | (original.co_flags & _LATE_FLAGS))
+        co_name=original.co_name, co_qualname=original.co_qualname, co_flags=flags)
 
 
 def _unprefixed(code: types.CodeType) -> types.CodeType:

@@ -10,6 +10,7 @@ first use takes effect on the next run.
 from __future__ import annotations
 
 import threading
+import types
 from typing import Any, Callable
 
 import attrs
@@ -177,10 +178,27 @@ class Profile:
 
     @property
     def intercepts_protocols(self) -> bool:
-        """Whether implicit protocol calls (iteration, dunders) must be seen."""
-        return self.hooked or self.tagging or any(
-            getattr(f, "__name__", "").startswith("__") for f in self.primitives
-        )
+        """Whether implicit protocol calls (iteration, dunders, properties) must be seen."""
+        return self.hooked or self.tagging or any(_called_implicitly(f) for f in self.primitives)
+
+    @property
+    def intercepts_truth(self) -> bool:
+        """Whether truth tests must reach the context: for hooks, or a primitive on a
+        `__bool__` or `__len__`."""
+        return self.hooked or any(
+            getattr(f, "__name__", "") in _TRUTH_METHODS for f in self.primitives)
+
+
+_TRUTH_METHODS = ("__bool__", "__len__")
+
+
+def _called_implicitly(f: Callable) -> bool:
+    """Whether Python may call `f` where the source shows no call: a dunder, or a
+    method defined in a class body (a property's accessor is one)."""
+    if getattr(f, "__name__", "").startswith("__"):
+        return True
+    owner = getattr(f, "__qualname__", "").rpartition(".")[0]
+    return type(f) is types.FunctionType and owner != "" and not owner.endswith("<locals>")
 
 
 def _is_operator_function(f: Callable) -> bool:

@@ -1,4 +1,5 @@
-"""Run-time helpers for the calls Python makes implicitly: iteration, properties, `with`.
+"""Run-time helpers for the calls Python makes implicitly: iteration, `yield from`,
+properties, `with`, truth tests.
 
 Generated code calls these (bound to one context) where the protocol pass put
 them. Each does the native thing when no Python code would run, and otherwise
@@ -16,19 +17,27 @@ from contexts._canonical import class_attribute
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
                                type({}.items()), types.GeneratorType})
+_ABSENT = object()
 _getters: dict = {}
+_truth_methods: dict = {}  # type -> what `_truth_method` found
 _setters: dict = {}
 
 
 def python_getter(kind: type, name: str) -> Callable | None:
-    """The Python getter of a property `name` of `kind`, if there is one."""
+    """The Python getter of a property `name` of `kind`, if `obj.name` just calls it.
+
+    Not when `kind` customises lookup: a `__getattribute__` decides for itself,
+    and a `__getattr__` answers when the getter raises AttributeError.
+    """
     key = (kind, name)
     try:
         return _getters[key]
     except KeyError:
         found = class_attribute(kind, name)
         getter = found.fget if isinstance(found, property) and \
-            type(found.fget) is types.FunctionType else None
+            type(found.fget) is types.FunctionType and \
+            class_attribute(kind, "__getattribute__") is object.__getattribute__ and \
+            class_attribute(kind, "__getattr__") is None else None
         _getters[key] = getter
         return getter
 
@@ -55,16 +64,42 @@ def make_iterate(call1: Callable, drive: Callable) -> Callable:
     by `drive`, so each step is a call in the context too (`iter(s)` itself returns
     the iterator unchanged, as in CPython)."""
     def iterate(iterable):
-        kind = type(iterable)
-        if kind in _NATIVE_ITERABLES or (class_attribute(kind, "__iter__") is None and
-                                         class_attribute(kind, "__getitem__") is None):
-            return iterable  # not iterable: the native site raises its own error
+        if _iterates_natively(type(iterable)):
+            return iterable
         iterator = call1(iter, iterable)
-        if type(class_attribute(type(iterator), "__next__")) is types.FunctionType:
+        if _python_method(type(iterator), "__next__"):
             return drive(iterator)
         return iterator
 
     return iterate
+
+
+def make_yield_from(call1: Callable, delegate: Callable) -> Callable:
+    """`yield from s`: `iter(s)` as a call, as for a loop. A generator or C iterator
+    is then delegated to natively; an iterator with a Python `__next__` (or
+    `__iter__`, which `yield from` would call again) by `delegate`, so that its
+    `__next__`, `send`, `throw` and `close` are calls in the context."""
+    def yield_from(iterable):
+        if _iterates_natively(type(iterable)):
+            return iterable  # generators and coroutines among them: no `iter` call
+        iterator = call1(iter, iterable)
+        kind = type(iterator)
+        if _python_method(kind, "__next__") or _python_method(kind, "__iter__"):
+            return delegate(iterator)
+        return iterator
+
+    return yield_from
+
+
+def _iterates_natively(kind: type) -> bool:
+    """Whether iterating a `kind` is left to the native site (also when it cannot
+    be iterated: the site raises its own error)."""
+    return kind in _NATIVE_ITERABLES or (class_attribute(kind, "__iter__") is None and
+                                         class_attribute(kind, "__getitem__") is None)
+
+
+def _python_method(kind: type, name: str) -> bool:
+    return type(class_attribute(kind, name)) is types.FunctionType
 
 
 def make_attribute(call1: Callable) -> Callable:
@@ -86,6 +121,57 @@ def make_setattribute(call2: Callable, call3: Callable) -> Callable:
             call2(setter[0], obj, value)
 
     return setattribute
+
+
+def make_truth(call1: Callable) -> Callable:
+    """A truth test: a Python `__bool__` (or, lacking one, `__len__`) is a call in
+    the context, and its answer is checked and converted as CPython does."""
+    def truth(value):
+        kind = type(value)
+        try:
+            found = _truth_methods[kind]
+        except KeyError:
+            found = _truth_methods[kind] = _truth_method(kind)
+        if found is None:
+            return value  # the native test runs no Python code
+        method, checked = found
+        return bool(checked(call1(method, value)))
+
+    return truth
+
+
+def _truth_method(kind: type) -> tuple | None:
+    """`(method, checked)`: the Python method a truth test of a `kind` calls and the
+    class whose `bool()` checks its answer; None when the test runs no Python code."""
+    method = class_attribute(kind, "__bool__", _ABSENT)
+    if method is not _ABSENT:
+        return (method, _Said) if type(method) is types.FunctionType else None
+    method = class_attribute(kind, "__len__")
+    return (method, _Counted) if type(method) is types.FunctionType else None
+
+
+class _Said:
+    """What a `__bool__` answered: `bool()` of it checks the answer as CPython does."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __bool__(self):
+        return self.answer
+
+
+class _Counted:
+    """What a `__len__` answered: `bool()` of it checks the answer as CPython does."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __len__(self):
+        return self.answer
 
 
 class _Managed:

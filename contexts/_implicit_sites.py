@@ -2,18 +2,19 @@
 
 Mixed into the call pass when a context watches protocols. `for x in s`
 becomes `for x in __ovd0_iter__(s)` (also comprehensions, splats and
-unpacking), so a primitive on `Silo.__iter__` is honoured however a `Silo` is
-iterated; `o.x` becomes `__ovd0_attr__(o, "x")` and `o.x = v` a call of
-`__ovd0_setattr__`, so a property's getter and setter are calls in the
-context; `with m:` becomes `with __ovd0_with__(m):`, so `__enter__` and
-`__exit__` are. The helpers (`_implicit`) run natively what runs no Python code.
+unpacking; `yield from s` has its own helper, `yfrom`), so a primitive on
+`Silo.__iter__` is honoured however a `Silo` is iterated; `o.x` becomes
+`__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
+property's getter and setter are calls in the context; `with m:` becomes
+`with __ovd0_with__(m):`, so `__enter__` and `__exit__` are. The helpers
+(`_implicit`) run natively what runs no Python code.
 """
 
 from __future__ import annotations
 
 import ast
 
-from contexts._names import assign, call, constant, hidden, mangled, name
+from contexts._names import assign, at, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 
@@ -21,14 +22,17 @@ class ImplicitMixin(BodyTransformer):
     """Mixed into the call pass (one walk for both), active when `self.iterating`.
 
     `self.properties` adds attribute access (not when tagging: the tagging
-    pass already makes attribute access calls).
+    pass already makes attribute access calls); `self.truths` truth tests.
     """
 
     level: int
     iterating: bool
     properties: bool
+    truths: bool
     class_name: str | None  # private attribute names are mangled with it
     stores: int = 0
+    operands: int = 0
+    walrus_allowed: bool = True  # not in a comprehension's iterable
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.expr:
         # Native for this context; an outer context runs the helper in its own.
@@ -58,11 +62,117 @@ class ImplicitMixin(BodyTransformer):
             node.iter = self.wrap(node.iter)
         return node
 
-    def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.AST:
         node = self.generic_visit(node)
+        if self.iterating:
+            node.value = self.helper("yfrom", [node.value], node.value)
+        return node
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
+        allowed, self.walrus_allowed = self.walrus_allowed, False
+        node.iter = self.visit(node.iter)
+        self.walrus_allowed = allowed
+        node.target = self.visit(node.target)
+        node.ifs = [self.truth(test) for test in node.ifs]
         if self.iterating and not node.is_async:
             node.iter = self.wrap(node.iter)
         return node
+
+    # Truth tests: `if x:` becomes `if __ovd0_truth__(x):`, so a Python `__bool__`
+    # (or `__len__`) is a call in the context, however the test is written.
+
+    def truth(self, test: ast.expr, gives_bool: bool = False) -> ast.expr:
+        """`test` visited, and tested in the context unless it surely gives a bool.
+
+        Where only its truth counts, `a and b` tests each operand once, as CPython
+        does (its value, which `visit_BoolOp` keeps, would be tested again).
+        """
+        if not self.truths or gives_bool or _gives_bool(test):
+            return self.visit(test)
+        if isinstance(test, ast.BoolOp):
+            test.values = [self.truth(value) for value in test.values]
+            return test
+        if not self.walrus_allowed:
+            return self.helper("truth", [self.visit(test)], test)
+        # `(t := x) is True or t is not False and truth(t)`: a bool costs no call.
+        if isinstance(test, ast.NamedExpr):
+            temp = test.target.id
+        else:
+            temp = self.operand(test)
+            test = ast.NamedExpr(target=name(temp, test, store=True), value=test, **at(test))
+        test = self.visit(test)
+        held = name(temp, test)
+        is_true = ast.Compare(left=test, ops=[ast.Is()], comparators=[_constant(True, test)],
+                              **at(test))
+        not_false = ast.Compare(left=held, ops=[ast.IsNot()],
+                                comparators=[_constant(False, test)], **at(test))
+        tested = self.helper("truth", [name(temp, test)], test)
+        return _joined(ast.Or(), [is_true, _joined(ast.And(), [not_false, tested], test)], test)
+
+    def operand(self, where: ast.AST) -> str:
+        """A fresh hidden name to hold a tested value."""
+        self.operands += 1
+        return hidden(self.level, f"b{self.operands}")
+
+    def visit_If(self, node: ast.If | ast.While) -> ast.AST:
+        node.test = self.truth(node.test)
+        node.body, node.orelse = self.statements(node.body), self.statements(node.orelse)
+        return node
+
+    visit_While = visit_If
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        node.test = self.truth(node.test)
+        node.body, node.orelse = self.visit(node.body), self.visit(node.orelse)
+        return node
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        node.test = self.truth(node.test)
+        if node.msg is not None:
+            node.msg = self.visit(node.msg)
+        return node
+
+    def visit_match_case(self, node: ast.match_case) -> ast.AST:
+        node.pattern = self.visit(node.pattern)
+        if node.guard is not None:
+            node.guard = self.truth(node.guard)
+        node.body = self.statements(node.body)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        """`a or b` is `t if truthy(a, t) else b`, where `truthy` tests `a`, holding its
+        value in `t` (`and`: `falsy`); each operand, however nested, is tested once,
+        in order, as CPython tests them, and the chosen value is returned."""
+        tested = node.values[:-1]
+        if not self.truths or not self.walrus_allowed or all(map(_gives_bool, tested)):
+            # (no name can hold an operand in a comprehension's iterable)
+            return self.generic_visit(node)
+        temp = self.operand(node)
+        binding = self.truthy if isinstance(node.op, ast.Or) else self.falsy
+        chosen = _joined(ast.Or(), [binding(v, temp) for v in tested], node)
+        return ast.IfExp(test=chosen, body=name(temp, node), orelse=self.visit(node.values[-1]),
+                         **at(node))
+
+    def truthy(self, node: ast.expr, temp: str) -> ast.expr:
+        """A test that `node` is truthy, holding its value in `temp` when it is."""
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            return _joined(ast.Or(), [self.truthy(v, temp) for v in node.values], node)
+        if isinstance(node, ast.BoolOp):  # truthy when all are; its value is the last's
+            *first, last = node.values
+            values = [self.truth(v) for v in first] + [self.truthy(last, temp)]
+            return _joined(ast.And(), values, node)
+        return self.truth(ast.NamedExpr(target=name(temp, node, store=True), value=node,
+                                        **at(node)), _gives_bool(node))
+
+    def falsy(self, node: ast.expr, temp: str) -> ast.expr:
+        """A test that `node` is falsy, holding its value in `temp` when it is."""
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            return _joined(ast.Or(), [self.falsy(v, temp) for v in node.values], node)
+        if isinstance(node, ast.BoolOp):  # falsy when all are; its value is the last's
+            *first, last = node.values
+            values = [_negated(self.truth(v)) for v in first] + [self.falsy(last, temp)]
+            return _joined(ast.And(), values, node)
+        return _negated(self.truthy(node, temp))
 
     def visit_Starred(self, node: ast.Starred) -> ast.AST:
         node = self.generic_visit(node)
@@ -84,3 +194,27 @@ class ImplicitMixin(BodyTransformer):
             return [assign(temp, node.value, node),
                     ast.copy_location(ast.Expr(value=store), node)]
         return node
+
+
+def _gives_bool(test: ast.expr) -> bool:
+    """Whether a test gives a bool whatever it runs on (as the engine's own tests do),
+    so that testing it runs no Python code."""
+    if isinstance(test, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in test.ops)
+    if isinstance(test, ast.BoolOp):
+        return all(map(_gives_bool, test.values))
+    return isinstance(test, ast.Constant) and type(test.value) is bool
+
+
+def _negated(test: ast.expr) -> ast.expr:
+    """`not test`, written so that no later lowering makes it a call of `operator.not_`."""
+    return ast.IfExp(test=test, body=_constant(False, test), orelse=_constant(True, test),
+                     **at(test))
+
+
+def _constant(value: bool, where: ast.AST) -> ast.Constant:
+    return ast.Constant(value=value, **at(where))
+
+
+def _joined(op: ast.boolop, values: list, where: ast.AST) -> ast.expr:
+    return values[0] if len(values) == 1 else ast.BoolOp(op=op, values=values, **at(where))

@@ -19,6 +19,7 @@ import sys
 import types
 from typing import Any
 
+from contexts._implicit import python_getter
 from contexts._marks import contextslot, nooverdub
 
 _MISSING = object()
@@ -470,6 +471,36 @@ def drive(iterator):
         yield item
 
 
+def delegate(iterator):
+    """`yield from iterator` (PEP 380) for an iterator with Python methods: each step,
+    `send`, `throw` and `close` a call in the context; returns what it returns."""
+    try:
+        value = next_(iterator)
+    except StopIteration as stop:
+        return stop.value
+    while True:
+        try:
+            sent = yield value
+        except GeneratorExit:
+            close = nooverdub(getattr)(iterator, "close", None)
+            if close is not None:
+                close()
+            raise
+        except BaseException as error:
+            throw = nooverdub(getattr)(iterator, "throw", None)
+            if throw is None:
+                raise
+            try:  # the exception as raised (CPython passes what `throw` was given)
+                value = throw(error)
+            except StopIteration as stop:
+                return stop.value
+        else:
+            try:
+                value = next_(iterator) if sent is None else iterator.send(sent)
+            except StopIteration as stop:
+                return stop.value
+
+
 def _call_until(function, sentinel):
     while True:
         try:
@@ -502,6 +533,55 @@ def next_(iterator, *default):
         if default:
             return default[0]
         raise
+
+
+# Attribute lookup --------------------------------------------------------------------
+
+def getattr_(*args, **kwargs):
+    """`getattr(obj, name[, default])` calls a property's getter in the context, as
+    `obj.name` does there."""
+    getter = nooverdub(_property_getter)(args, kwargs, 3)
+    if getter is None:
+        return nooverdub(getattr)(*args, **kwargs)
+    obj, _, *default = args
+    if not default:
+        return getter(obj)
+    try:
+        return getter(obj)
+    except AttributeError:
+        return default[0]
+
+
+def hasattr_(*args, **kwargs):
+    getter = nooverdub(_property_getter)(args, kwargs, 2)
+    if getter is None:
+        return nooverdub(hasattr)(*args, **kwargs)
+    obj, _ = args
+    try:
+        getter(obj)
+    except AttributeError:
+        return False
+    return True
+
+
+def _property_getter(args, kwargs, most):
+    """The getter `obj.name` would call, for arguments the builtin accepts (else None)."""
+    if kwargs or not 2 <= len(args) <= most or type(args[1]) is not str:
+        return None
+    return python_getter(type(args[0]), args[1])
+
+
+# Truth -------------------------------------------------------------------------------
+
+def not_(a, /):
+    return False if a else True
+
+
+def bool_(cls, *args, **kwargs):
+    if kwargs or nooverdub(len)(args) != 1:
+        return nooverdub(cls)(*args, **kwargs)  # CPython's own errors, or False
+    value, = args
+    return True if value else False
 
 
 def partial_call(self, /, *args, **kwargs):
@@ -660,13 +740,18 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
 }
+# Models for where a context sees property reads, or truth tests (its `Mode`
+# says): elsewhere those run natively, and so do these builtins.
+_PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
+_TRUTH_MODELS: dict = {operator.not_: (not_, False), bool: (bool_, True)}
 _HEAP_TYPE = 1 << 9
 
 
-def model_for(key: Any) -> tuple | None:
-    """`(model, leading arguments)` for a canonical callee, or None."""
+def model_for(key: Any, mode: Any) -> tuple | None:
+    """`(model, leading arguments)` for a canonical callee in a `Mode`, or None."""
     try:
-        found = _MODELS.get(key)
+        found = _MODELS.get(key) or (mode.properties and _PROPERTY_MODELS.get(key)) or (
+            mode.truths and _TRUTH_MODELS.get(key)) or None
     except TypeError:
         return None
     if found is not None:

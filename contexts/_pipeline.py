@@ -44,8 +44,15 @@ class Mode:
     operators: frozenset | None  # None: all of them
     protocols: bool
     tagging: bool
+    truths: bool = False  # truth tests call a Python `__bool__`/`__len__` in the context
     passes: tuple = ()
     context_type: type | None = None  # only when there are passes
+
+    @property
+    def properties(self) -> bool:
+        """Whether property access is a call in the context (tagging makes attribute
+        access calls of its own)."""
+        return self.protocols and not self.tagging
 
 
 @attrs.frozen
@@ -148,7 +155,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, level, f.__code__, mode.hooked)
     tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
-                         properties=mode.protocols and not mode.tagging, class_name=class_name)
+                         properties=mode.properties, truths=mode.truths, class_name=class_name)
     return tree, level
 
 

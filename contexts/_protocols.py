@@ -21,6 +21,7 @@ from contexts._marks import nooverdub
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
                            list, tuple, dict, set, frozenset, range, slice})
 _C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType)
+_ABSENT = object()
 
 # operator -> (method, reflected method, symbol in error messages)
 _BINARY = {
@@ -103,7 +104,10 @@ def plan(op: Callable, args: tuple) -> list | None:
     else:
         return None
     if op in _DIRECT:
-        method = class_attribute(type(args[0]), _DIRECT[op])
+        kind = type(args[0])
+        method = class_attribute(kind, _DIRECT[op], _ABSENT)
+        if method is _ABSENT and op is operator.contains and _iterates_in_python(kind):
+            return [(search, args, True)]
         return [(method, args, True)] if type(method) is types.FunctionType else None
     if op in _INPLACE:
         name, binary = _INPLACE[op]
@@ -117,6 +121,33 @@ def plan(op: Callable, args: tuple) -> list | None:
     if op in _BINARY:
         return _binary_steps(op, *args)
     return _compare_steps(op, *args)
+
+
+def _iterates_in_python(kind: type) -> bool:
+    """Whether iterating a `kind` runs a Python `__iter__` (or, lacking one, `__getitem__`)."""
+    method = class_attribute(kind, "__iter__", _ABSENT)
+    if method is _ABSENT:
+        method = class_attribute(kind, "__getitem__")
+    return type(method) is types.FunctionType
+
+
+def search(container, item):
+    """`item in container` for a type without `__contains__`: CPython iterates it.
+
+    Run in the context, like `perform`, so the `__iter__`, `__next__` or
+    `__getitem__` calls are calls in it, as in any loop.
+    """
+    try:
+        elements = (element for element in container)  # iterates at once, as `in` does
+    except TypeError:
+        elements = None
+    if elements is None:  # raised outside the handler: CPython's error has no context
+        kind = nooverdub(type)(container)
+        raise TypeError(f"argument of type '{kind.__name__}' is not iterable")
+    for element in elements:
+        if nooverdub(operator.is_)(element, item) or element == item:
+            return True
+    return False
 
 
 def _binary_steps(op, a, b, force=False):

@@ -143,7 +143,7 @@ class Runtime:
             transformed = self.transformed(key)
             if transformed is not None:
                 return transformed
-        model = _models.model_for(key)
+        model = _models.model_for(key, self.mode)
         if model is None:
             return None
         function, leading = model
@@ -189,9 +189,12 @@ class Runtime:
         callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
         values["iter"] = implicit.make_iterate(
             call1, lambda iterator: dispatch(_models.drive)(iterator))
+        values["yfrom"] = implicit.make_yield_from(
+            call1, lambda iterator: dispatch(_models.delegate)(iterator))
         values["attr"] = implicit.make_attribute(call1)
         values["setattr"] = implicit.make_setattribute(call2, call3)
         values["with"] = implicit.make_with(callx)
+        values["truth"] = implicit.make_truth(call1)
         for extension in EXTENSIONS:
             values.update(extension(self))
         return values
@@ -294,9 +297,11 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
     passes = tuple(ctx.passes)
     if passes:
         operators = None  # a pass sees every operator as a call
+    # A `Tagged` answers truth tests itself (with its value's truth).
+    truths = profile.intercepts_truth and not profile.tagging
     return Mode(hooked=profile.hooked, operators=operators,
                 protocols=profile.intercepts_protocols, tagging=profile.tagging,
-                passes=passes, context_type=type(ctx) if passes else None)
+                truths=truths, passes=passes, context_type=type(ctx) if passes else None)
 
 
 class _Resolved(dict):

@@ -686,6 +686,18 @@ def list_of_generator(n):
     return list(x * 10 for x in Countdown(n))
 
 
+def contains_by_iterating(n):
+    return 1 in Countdown(n)
+
+
+def contains_by_indexing():
+    return "c" in Letters()
+
+
+def yield_from_iterator(n):
+    return list(delegate_to(Countdown(n)))
+
+
 @pytest.mark.parametrize("f, args, seen, count", [
     (list_of_iterator, (3,), Countdown.__next__, 4),
     (update_from_table, (), Table.__getitem__, 2),
@@ -695,6 +707,10 @@ def list_of_generator(n):
     (zip_iterators, (2,), Countdown.__next__, 5),
     (reversed_sequence, (), Letters.__getitem__, 3),
     (list_of_generator, (2,), Countdown.__next__, 3),
+    (contains_by_iterating, (3,), Countdown.__next__, 2),
+    (contains_by_indexing, (), Letters.__getitem__, 3),
+    (yield_from_iterator, (2,), Countdown.__next__, 3),
+    (yield_from_iterator, (2,), Countdown.__iter__, 1),
 ])
 def test_builtin_models_show_python_protocol_calls(f, args, seen, count):
     t = Trace()
@@ -750,9 +766,22 @@ def unpack_silo(silo):
     return b, a
 
 
+def contains_silo(silo):
+    return "y" in silo, 2 in silo, "x" not in silo
+
+
+def delegate_to(iterable):
+    return (yield from iterable)
+
+
+def yield_from_silo(silo):
+    return list(delegate_to(silo))
+
+
 @pytest.mark.parametrize("f, expected", [
     (loop_silo, ["x", "y"]), (splat_silo, "xy"), (list_silo, ["x", "y"]),
     (comprehend_silo, ["xx", "yy"]), (unpack_silo, ("y", "x")),
+    (contains_silo, (True, False, False)), (yield_from_silo, ["x", "y"]),
 ])
 def test_iter_primitive_is_honoured_however_the_silo_is_iterated(f, expected):
     silo = Silo([1, 2])
@@ -866,6 +895,23 @@ def test_empty_context_runs_f_untouched():
     assert overdub(Context(), running_code) is running_code.__code__
     assert overdub(Context(), callee_code) is running_code.__code__
     assert overdub(Trace(), callee_code) is not running_code.__code__
+
+
+def make_inner_code():
+    def inner_code():
+        return sys._getframe().f_code
+
+    return inner_code
+
+
+@pytest.mark.parametrize("f", [running_code, make_inner_code(),
+                               lambda: sys._getframe().f_code])
+def test_transformed_code_keeps_the_original_flags(f):
+    """The body is compiled nested in a factory; `CO_NESTED` must still say where
+    the original was defined."""
+    transformed = overdub(Trace(), f)
+    assert transformed is not f.__code__
+    assert transformed.co_flags == f.__code__.co_flags
 
 
 def test_empty_context_leaves_errors_and_side_effects_alone():

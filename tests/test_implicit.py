@@ -44,6 +44,11 @@ def use_gauge(x):
     return gauge.value, gauge.private()
 
 
+def read_gauge(gauge):
+    return gauge.value, getattr(gauge, "value"), getattr(gauge, "value", 0), \
+        hasattr(gauge, "value")
+
+
 def use_manager(log, fail):
     with Managed(log) as manager:
         manager.log.append("body")
@@ -57,6 +62,24 @@ def test_property_getter_and_setter_are_calls_in_the_context():
     assert overdub(ctx, use_gauge, 1) == use_gauge(1) == (2, 1)
     assert ctx.metadata.count("Gauge.value") == 3  # two reads and one write
     assert "Gauge.private" in ctx.metadata
+
+
+def test_getattr_and_hasattr_call_a_property_getter_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, read_gauge, Gauge(1)) == read_gauge(Gauge(1)) == (1, 1, 1, True)
+    assert ctx.metadata.count("Gauge.value") == 4
+
+
+class ClaimsValue(Context):
+    @primitive(Gauge.value.fget)
+    def value(self, gauge):
+        return "claimed"
+
+
+def test_a_primitive_on_a_property_getter_is_honoured_however_it_is_read():
+    """No hook: the primitive alone makes the context watch attribute reads."""
+    claimed = overdub(ClaimsValue(), read_gauge, Gauge(1))
+    assert claimed == ("claimed", "claimed", "claimed", True)
 
 
 def test_with_statement_enter_and_exit_are_calls_in_the_context():
@@ -85,3 +108,64 @@ class Claims(Context):
 
 def test_a_primitive_on_enter_is_honoured():
     assert overdub(Claims(), use_manager, [], None) == ["claimed", "body", ("exit", None)]
+
+
+class Answer:
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        return self.value
+
+
+class Count:
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
+def truth_tests(a, c):
+    """(No `assert`: pytest rewrites those in test modules; see the corpus.)"""
+    out = []
+    if a:
+        out.append("if")
+    while c:
+        out.append("while")
+        break
+    out.append("ifexp" if a else "no")
+    out.append(not a)
+    out.append((a and "and") is a)
+    out.append((c or "or") is c)
+    out.append([i for i in range(1) if a])
+    match 1:
+        case 1 if a:
+            out.append("guard")
+    out.append(bool(c))
+    return out
+
+
+def test_every_truth_test_calls_bool_or_len_in_the_context():
+    ctx = Trace(metadata=[])
+    expected = truth_tests(Answer(True), Count(0))
+    assert overdub(ctx, truth_tests, Answer(True), Count(0)) == expected
+    assert ctx.metadata.count("Answer.__bool__") == 6
+    assert ctx.metadata.count("Count.__len__") == 3
+
+
+class Contrary(Context):
+    @primitive(Answer.__bool__)
+    def answer(self, answer):
+        return not answer.value
+
+    @primitive(Count.__len__)
+    def count(self, count):
+        return 1 - count.n
+
+
+def test_a_primitive_on_bool_or_len_is_honoured_by_truth_tests():
+    """No hook: the primitives alone make truth tests reach the context."""
+    expected = truth_tests(Answer(False), Count(1))
+    assert overdub(Contrary(), truth_tests, Answer(True), Count(0)) == expected
+    assert expected != truth_tests(Answer(True), Count(0))
