@@ -93,8 +93,11 @@ def cell_values(runtime: Any) -> dict:
     def yielded(value):  # called by a generator's own frame
         return heap.note_yielded(tag, sys._getframe(1), value)
 
+    def received(value):  # what a `yield` evaluates to, in the generator's frame
+        return heap.take_sent(tag, sys._getframe(1), value)
+
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "plain": plain, "yielded": yielded, "kwargs": kwargs,
+            "plain": plain, "yielded": yielded, "received": received, "kwargs": kwargs,
             **heap_paths(ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 

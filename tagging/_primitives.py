@@ -251,9 +251,16 @@ def generator_next(ctx, generator):
 
 
 def generator_send(ctx, generator, value):
-    generator = nooverdub(heap.own)(generator, ctx.tag)
-    value = _GENERATOR.send(generator, nooverdub(heap.own)(value, ctx.tag))
-    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+    """`gen.send(x)`: the generator gets `x` plain; the `yield` it resumes at
+    takes x's metadata from the store."""
+    tag = ctx.tag
+    generator = nooverdub(heap.own)(generator, tag)
+    inner, key = nooverdub(heap.note_sent)(tag, generator, value)
+    try:
+        value = _GENERATOR.send(generator, inner)
+    finally:
+        nooverdub(heap.forget_sent)(tag, key)
+    return nooverdub(heap.take_yielded)(tag, generator, value)
 
 
 def generator_throw(ctx, generator, *args):

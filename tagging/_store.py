@@ -10,7 +10,8 @@ for ours. The store keeps the containers it knows alive (their ids stay
 theirs) and lives as long as the tag that owns it; when it has grown, it drops
 the containers nothing else holds any more (no code can read them again), so
 temporaries made in a loop do not pile up. What a generator frame last
-yielded is kept beside, without keeping the frame.
+yielded is kept beside, without keeping the frame, and what is being sent to
+one, while the send runs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argumen
 
 
 class Store:
-    __slots__ = ("entries", "yielded", "limit", "added")
+    __slots__ = ("entries", "yielded", "sent", "limit", "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
@@ -33,6 +34,7 @@ class Store:
         # frame is not kept alive (its locals hold tagged values), the code tells
         # a frame that reuses the address from it.
         self.yielded: dict = {}
+        self.sent: dict = {}  # id(generator frame) -> (raw value sent to it, meta)
         self.limit = _FIRST_SWEEP  # slots added before the next sweep
         self.added = 0
 
