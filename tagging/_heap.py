@@ -484,8 +484,10 @@ def note_pair(tag: Tag, mapping: dict, pair: tuple) -> None:
 # metadata goes back only to the very object recorded, the one the container holds.
 
 def count(container: Any) -> int:
-    """`len(container)` under its tags (to see whether an addition added a member)."""
-    return len(rawest(container))
+    """How many members a set or dict has (to see whether an addition added one); 0
+    for anything else (the method then called on it raises CPython's error)."""
+    container = rawest(container)
+    return len(container) if isinstance(container, KEYED) else 0
 
 
 def note_member(tag: Tag, container: Any, member: Any, meta: Any, before: int) -> None:

@@ -501,7 +501,9 @@ def set_errors():
                     lambda: set(a=1), lambda: frozenset(1), lambda: {1}.update(1),
                     lambda: {1}.union([1], 2), lambda: {1}.remove(2), lambda: set().pop(),
                     lambda: {1} | [2], lambda: {[1]}, lambda: {[]: 1},
-                    lambda: {1}.intersection_update([[]]), lambda: {1}.discard([])):
+                    lambda: {1}.intersection_update([[]]), lambda: {1}.discard([]),
+                    lambda: set.add(5, 1), lambda: dict.__getitem__(5, 1),
+                    lambda: dict.__setitem__(5, 1, 2), lambda: set.union(5, [1])):
         try:
             results.append(attempt())
         except Exception as error:
