@@ -4,8 +4,8 @@
 most, and iterating (or splatting) a container. The tagging pass writes them
 as calls of the closures made here, which handle the everyday case in one
 frame: a plain object whose attribute lookup runs no Python code, an exact
-`list`, `dict` or `tuple` indexed by a plain key, a tuple or list none of whose
-elements has metadata.
+`list`, `dict` or `tuple` indexed by a plain key (into a dict none of whose keys
+has metadata), a tuple or list none of whose elements has metadata.
 Anything else (a property, a `__setattr__`, a subclass's `__getitem__`, a
 slice, a tagged container or key) goes to the general primitive in
 `_primitives`. Each closure records that primitive as `__ovd_slow__`: a
@@ -35,7 +35,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
     """
     tag = ctx.tag
-    entries = tag.store.entries
+    entries, members = tag.store.entries, tag.store.members
     getters, setters = heap.GETTERS, heap.SETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
     slow_setattr = functools.partial(primitives.setattr_, ctx)
@@ -70,7 +70,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return value
 
     def istore(container, key, value):
-        if type(container) not in _STORED or type(key) is Tagged or type(key) is slice:
+        if type(container) not in _STORED or type(key) is Tagged or type(key) is slice or \
+                (members and id(container) in members):  # (a new key may need forgetting)
             return slow_setitem(container, key, value)
         if type(value) is Tagged and value.tag is tag:
             container[key] = value.value

@@ -6,7 +6,9 @@ touch plain containers and the store, never call user code.
 A generator made by transformed code yields plain values: a tagged value it
 yields leaves its metadata in the store, under the generator's frame, and a
 consumer in the context takes it from there. So a generator that outlives the
-run never hands outside code a `Tagged`.
+run never hands outside code a `Tagged`. A tagged value sent to a generator
+reaches it plain too, its metadata left in the store for the frame that
+receives it, while the send runs.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from tagging._store import ABSENT
 from tagging._tag import Tag, Tagged, rawest, wrap
 
 SEQUENCES = (list, tuple, deque)
-_VIEWS = (type({}.values()), type({}.items()))
+KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
+VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
+_VIEWS = (VALUES, ITEMS, KEYS)
 GETTERS: dict = {}  # (type, name) -> how a lookup runs Python code, or None
 SETTERS: dict = {}  # (type, name) -> how a store runs Python code, or None
 _methods: dict = {}
@@ -253,11 +257,18 @@ def note_entry(tag: Tag, mapping: dict, key: Any, value: Any, meta: Any) -> None
 
 
 def note_popped(tag: Tag, mapping: dict, pair: tuple) -> None:
-    """A `(key, value)` pair just popped from `mapping` keeps the value's metadata in
-    slot 1; `mapping` forgets the key."""
+    """A `(key, value)` pair just popped from `mapping` keeps the key's and the
+    value's metadata; `mapping` forgets the key."""
     mapping = rawest(mapping)
     note_pair(tag, mapping, pair)
-    tag.store.forget(mapping, pair[0])
+    forget_entry(tag, mapping, pair[0])
+
+
+def forget_entry(tag: Tag, mapping: dict, key: Any) -> None:
+    """After `key` left `mapping`: its value's metadata and its own are forgotten."""
+    mapping, key = rawest(mapping), rawest(key)
+    tag.store.forget(mapping, key)
+    tag.store.forget(mapping, key, tag.store.members)
 
 
 def native_reduction(kind: type) -> bool:
@@ -321,12 +332,14 @@ def note_item(tag: Tag, container: Any, key: Any, meta: Any) -> None:
 
 
 def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) -> None:
-    """Give `target[j]` the metadata of `source[indices[j]]` (or of `source[j]`)."""
+    """Give `target[j]` the metadata of `source[indices[j]]` (or of `source[j]`), and
+    the members of a set or dict the metadata they have in `source`."""
     store = tag.store
-    slots = store.slots(rawest(source))
+    source, target = rawest(source), rawest(target)
+    copy_members(tag, source, target)
+    slots = store.slots(source)
     if not slots:
         return
-    source, target = rawest(source), rawest(target)
     if isinstance(target, dict):
         for key, (raw, meta) in list(slots.items()):
             if key in target and target[key] is raw:
@@ -349,7 +362,8 @@ def copy_attributes(tag: Tag, source: Any, target: Any) -> None:
 
 def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
     """A container a foreign operator built from containers (`a + b`, `a * 3`,
-    `a | b`, `+=`) gets the metadata of the elements it took from them."""
+    `a | b`, `a & b`, `+=`, `-=`) gets the metadata of the elements (members) it
+    took from them."""
     kind = type(result)
     if kind in (list, tuple, deque):
         pool: list = []
@@ -364,6 +378,11 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
             source = rawest(source)
             if isinstance(source, dict) and source is not result:
                 copy_slots(tag, source, result)
+    elif kind in (set, frozenset):
+        pool: dict = {}
+        for source in sources:
+            pool_members(tag, source, pool)
+        settle_members(tag, result, pool)
 
 
 def move_slots(tag: Tag, source: Any, target: Any) -> None:
@@ -377,10 +396,21 @@ def move_slots(tag: Tag, source: Any, target: Any) -> None:
 
 
 def has_slots(tag: Tag, container: Any) -> bool:
-    """Whether the store knows metadata of some element of `container` (or a view's dict)."""
+    """Whether the store knows metadata of some element or member of `container` (or
+    a view's dict)."""
     if type(container) in _VIEWS:
         container = view_mapping(container)
-    return bool(tag.store.slots(container))
+    return bool(tag.store.slots(container) or tag.store.slots(container, tag.store.members))
+
+
+def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
+    """Whether iterating `raw` natively passes over elements or members the store
+    knows metadata of."""
+    if isinstance(raw, SEQUENCES) or type(raw) in (VALUES, ITEMS):
+        return has_slots(tag, raw)
+    if type(raw) is KEYS:
+        raw = view_mapping(raw)
+    return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 
 
 def snapshot(tag: Tag, container: Any) -> list:
@@ -420,7 +450,7 @@ def pick(items: list, order: list) -> list:
 
 
 def view_mapping(view: Any) -> dict:
-    """The dict a `dict.values()` or `dict.items()` view shows (`.mapping` is a proxy)."""
+    """The dict a view of a dict shows (`.mapping` is a proxy)."""
     for referent in gc.get_referents(view):
         if isinstance(referent, dict):
             return referent
@@ -438,11 +468,126 @@ def retag_value(tag: Tag, mapping: dict, key: Any, value: Any) -> Any:
 
 
 def note_pair(tag: Tag, mapping: dict, pair: tuple) -> None:
-    """A `(key, value)` pair of `mapping.items()` keeps the value's metadata in slot 1."""
-    key, value = pair
-    meta = tag.store.lookup(mapping, key, rawest(value))
+    """A `(key, value)` pair of `mapping.items()` keeps the key's metadata in slot 0
+    and the value's in slot 1."""
+    key, value = rawest(pair[0]), rawest(pair[1])
+    store = tag.store
+    meta = store.lookup(mapping, key, value)
     if meta is not ABSENT:
-        tag.store.record(pair, 1, rawest(value), meta)
+        store.record(pair, 1, value, meta)
+    meta = store.lookup(mapping, key, key, store.members)
+    if meta is not ABSENT:
+        store.record(pair, 0, key, meta)
+
+
+# Set members and dict keys: found by equality, as the container finds them; the
+# metadata goes back only to the very object recorded, the one the container holds.
+
+def count(container: Any) -> int:
+    """How many members a set or dict has (to see whether an addition added one); 0
+    for anything else (the method then called on it raises CPython's error)."""
+    container = rawest(container)
+    return len(container) if isinstance(container, KEYED) else 0
+
+
+def note_member(tag: Tag, container: Any, member: Any, meta: Any, before: int) -> None:
+    """After `member` was added to `container` (a set, or a dict as a key), which had
+    `before` members: a new member keeps `meta`; an equal one already there stays,
+    with its own."""
+    container = rawest(container)
+    if len(container) == before:
+        return
+    member = rawest(member)
+    if meta is ABSENT:
+        tag.store.forget(container, member, tag.store.members)
+    else:
+        tag.store.record(container, member, member, meta, tag.store.members)
+
+
+def forget_member(tag: Tag, container: Any, member: Any) -> None:
+    """After an equal of `member` left `container`."""
+    member = rawest(member)
+    if isinstance(member, set):  # `s.discard(t)` looks for `frozenset(t)`, as CPython does
+        member = frozenset(member)
+    tag.store.forget(rawest(container), member, tag.store.members)
+
+
+def forget_members(tag: Tag, container: Any) -> None:
+    """After `container` was emptied."""
+    tag.store.replace(rawest(container), {}, tag.store.members)
+
+
+def retag_member(tag: Tag, container: Any, member: Any) -> Any:
+    """`member`, just read from `container` (a set, a dict's keys), with its metadata."""
+    raw = rawest(member)
+    return retag(tag, member, tag.store.lookup(container, raw, raw, tag.store.members))
+
+
+def take_member(tag: Tag, container: Any, member: Any) -> Any:
+    """`member`, just popped from `container`, with its metadata (which it forgets)."""
+    member = retag_member(tag, container, member)
+    forget_member(tag, container, member)
+    return member
+
+
+def pool_members(tag: Tag, container: Any, pool: dict) -> None:
+    """Add the (raw, meta) of `container`'s members (a view's dict's keys) to `pool`,
+    keyed by the members' identity; what is pooled first stays."""
+    container = rawest(container)
+    if type(container) is KEYS:
+        container = view_mapping(container)
+    members = tag.store.slots(container, tag.store.members)
+    for raw, meta in members.values() if members else ():
+        pool.setdefault(id(raw), (raw, meta))
+
+
+def pool_item(tag: Tag, item: Any, pool: dict) -> Any:
+    """`item` without `tag`'s layer, its (raw, meta) pooled as `pool_members` does."""
+    inner, meta = split(item, tag)
+    if meta is not ABSENT:
+        raw = rawest(inner)
+        pool.setdefault(id(raw), (raw, meta))
+    return inner
+
+
+def settle_members(tag: Tag, container: Any, pool: dict) -> None:
+    """After a set operation made or changed `container`: each member gets the
+    metadata its very object has in the pool of the operands."""
+    container = rawest(container)
+    members = {}
+    if pool:
+        for member in container:
+            found = pool.get(id(member))
+            if found is not None:
+                members[member] = found
+    tag.store.replace(container, members, tag.store.members)
+
+
+def copy_members(tag: Tag, source: Any, target: Any) -> None:
+    """Give the members of a set or dict `target` the metadata the same objects have
+    as members of `source`."""
+    members = tag.store.slots(source, tag.store.members)
+    if not members or target is source or not isinstance(target, KEYED):
+        return
+    for member in target:
+        found = members.get(member)
+        if found is not None and found[0] is member:
+            tag.store.record(target, member, member, found[1], tag.store.members)
+
+
+def move_members(tag: Tag, source: Any, target: Any) -> None:
+    """`copy_members` from a temporary, which the store then forgets."""
+    source = rawest(source)
+    copy_members(tag, source, rawest(target))
+    tag.store.replace(source, {}, tag.store.members)
+
+
+def list_members(tag: Tag, container: Any, listed: list) -> None:
+    """Give `listed`, a list C code made of `container`'s members, their metadata."""
+    for index, member in enumerate(listed):
+        meta = tag.store.lookup(container, member, member, tag.store.members)
+        if meta is not ABSENT:
+            tag.store.record(listed, index, member, meta)
 
 
 # Generators -------------------------------------------------------------------------
@@ -459,9 +604,7 @@ def note_yielded(tag: Tag, frame: Any, value: Any) -> Any:
 
 def take_yielded(tag: Tag, generator: Any, value: Any) -> Any:
     """`value`, just produced by `generator`, with the metadata it was yielded with."""
-    while type(generator.gi_yieldfrom) is types.GeneratorType:
-        generator = generator.gi_yieldfrom
-    frame = generator.gi_frame
+    frame = _running_frame(generator)
     if frame is None or not tag.store.yielded:
         return value
     found = tag.store.yielded.get(id(frame))
@@ -469,3 +612,37 @@ def take_yielded(tag: Tag, generator: Any, value: Any) -> Any:
         return value
     del tag.store.yielded[id(frame)]
     return wrap(tag, value, found[2])
+
+
+def _running_frame(generator: Any) -> Any:
+    """The frame of the generator that `generator` delegates to (`yield from`), or its own."""
+    while type(generator.gi_yieldfrom) is types.GeneratorType:
+        generator = generator.gi_yieldfrom
+    return generator.gi_frame
+
+
+def note_sent(tag: Tag, generator: Any, value: Any) -> tuple:
+    """Before `generator.send(value)`: (the plain value to send, the key under which
+    its metadata waits for the receiving frame, or None)."""
+    inner, meta = split(value, tag)
+    frame = _running_frame(generator)
+    if meta is ABSENT or frame is None:
+        return inner, None
+    tag.store.sent[id(frame)] = (rawest(inner), meta)
+    return inner, id(frame)
+
+
+def forget_sent(tag: Tag, key: Any) -> None:
+    """After the send: metadata the receiving frame did not take is dropped."""
+    if key is not None:
+        tag.store.sent.pop(key, None)
+
+
+def take_sent(tag: Tag, frame: Any, value: Any) -> Any:
+    """`value`, what a `yield` in `frame` evaluates to, with the metadata it was sent with."""
+    if not tag.store.sent:
+        return value
+    found = tag.store.sent.pop(id(frame), None)
+    if found is None or found[0] is not rawest(value):
+        return value
+    return wrap(tag, value, found[1])

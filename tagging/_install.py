@@ -93,20 +93,26 @@ def cell_values(runtime: Any) -> dict:
     def yielded(value):  # called by a generator's own frame
         return heap.note_yielded(tag, sys._getframe(1), value)
 
+    def received(value):  # what a `yield` evaluates to, in the generator's frame
+        return heap.take_sent(tag, sys._getframe(1), value)
+
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "plain": plain, "yielded": yielded, "kwargs": kwargs,
+            "plain": plain, "yielded": yielded, "received": received, "kwargs": kwargs,
             **heap_paths(ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 
 
 _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
-                       operator.concat, operator.iconcat, operator.or_, operator.ior})
+                       operator.concat, operator.iconcat, operator.or_, operator.ior,
+                       operator.and_, operator.iand, operator.sub, operator.isub,
+                       operator.xor, operator.ixor})
+_BUILT = (list, tuple, dict, set, frozenset)
 
 
 def foreign_result(ctx: Any, f: Any, args: tuple, result: Any) -> Any:
     """What a foreign call returns; a container an operator built from containers
     keeps the metadata of the elements it took from them."""
-    if type(result) in (list, tuple, dict) and ctx.tag.store.entries:
+    if type(result) in _BUILT and (ctx.tag.store.entries or ctx.tag.store.members):
         try:
             builder = f in _BUILDERS
         except TypeError:

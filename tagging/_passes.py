@@ -6,9 +6,10 @@ module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
 displays and comprehensions (built by primitives that keep the heap plain),
 defaults of nested functions and f-string fields (untagged), and what a
 generator yields (plain, its metadata left in the store for a consumer in the
-context) or returns (plain). Truth tests need no rewriting: a `Tagged` answers
-`bool` with its plain value. Where no hook needs to see them, attribute and
-item loads and stores call the context's fast paths (`_fast`) directly.
+context), is sent (plain, the `yield` taking the metadata back from the store)
+or returns (plain). Truth tests need no rewriting: a `Tagged` answers `bool`
+with its plain value. Where no hook needs to see them, attribute and item
+loads and stores call the context's fast paths (`_fast`) directly.
 """
 
 from __future__ import annotations
@@ -277,6 +278,18 @@ class _Tagging(BodyTransformer):
     # What a generator hands out ----------------------------------------------------
 
     def visit_Yield(self, node: ast.Yield) -> ast.expr:
+        """`yield v` hands out v plain and evaluates to what was sent, with the
+        metadata it was sent with."""
+        node = self.yielding(node)
+        return self.helper("received", [node], node) if self.generator else node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.stmt:
+        if isinstance(node.value, ast.Yield):  # what the `yield` evaluates to is dropped
+            node.value = self.yielding(node.value)
+            return node
+        return self.generic_visit(node)
+
+    def yielding(self, node: ast.Yield) -> ast.Yield:
         node = self.generic_visit(node)
         if self.generator and node.value is not None:
             node.value = self.helper("yielded", [node.value], node.value)

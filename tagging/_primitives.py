@@ -28,8 +28,8 @@ from tagging import _markers as markers
 from tagging._store import ABSENT
 from tagging._tag import Tagged, rawest
 
-_PLAIN_ITERABLES = frozenset({dict, set, frozenset, str, bytes, range})
-_VIEWS = (type({}.values()), type({}.items()))
+_PLAIN_ITERABLES = frozenset({str, bytes, range})
+_KEYED = frozenset({dict, set, frozenset, heap.KEYS})
 _GENERATOR = types.GeneratorType
 
 
@@ -115,29 +115,36 @@ def delattr_(ctx, obj, name):
 
 def getitem(ctx, container, key):
     tag = ctx.tag
-    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__getitem__")
+    container, plain_key, method = nooverdub(heap.item_operands)(tag, container, key,
+                                                                 "__getitem__")
     if method is not None:
-        return call_in(ctx, method, container, key)
-    value = operator.getitem(container, key)
-    return nooverdub(heap.load_item)(tag, container, key, value)
+        return call_in(ctx, method, container, plain_key)
+    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+        return _dict_read(ctx, container, key, operator.getitem)
+    value = operator.getitem(container, plain_key)
+    return nooverdub(heap.load_item)(tag, container, plain_key, value)
 
 
 def setitem(ctx, container, key, value):
     tag = ctx.tag
-    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__setitem__")
-    if method is not None:
+    container, plain_key, method = nooverdub(heap.item_operands)(tag, container, key,
+                                                                 "__setitem__")
+    if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
         return
-    if nooverdub(type)(nooverdub(rawest)(key)) is slice:
+    if nooverdub(type)(nooverdub(rawest)(plain_key)) is slice:
         before = nooverdub(heap.snapshot)(tag, container)
         incoming = _incoming(ctx, value)
-        operator.setitem(container, key, [v for v, _ in incoming])
+        operator.setitem(container, plain_key, [v for v, _ in incoming])
         nooverdub(heap.remap)(tag, container, before,
                               [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
         return
+    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+        _dict_store(ctx, container, key, value, operator.setitem)
+        return
     inner, meta = nooverdub(heap.split)(value, tag)
-    operator.setitem(container, key, inner)
-    nooverdub(heap.note_item)(tag, container, key, meta)
+    operator.setitem(container, plain_key, inner)
+    nooverdub(heap.note_item)(tag, container, plain_key, meta)
 
 
 def delitem(ctx, container, key):
@@ -148,9 +155,8 @@ def delitem(ctx, container, key):
         return
     before = nooverdub(heap.snapshot)(tag, container)
     operator.delitem(container, key)
-    raw = nooverdub(rawest)(container)
-    if nooverdub(isinstance)(raw, dict):
-        nooverdub(tag.store.forget)(raw, nooverdub(rawest)(key))
+    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+        nooverdub(heap.forget_entry)(tag, container, key)
     else:
         nooverdub(heap.remap)(tag, container, before)
 
@@ -169,6 +175,8 @@ def iterate(ctx, iterable):
     kind = nooverdub(type)(raw)
     if kind in _PLAIN_ITERABLES:
         return nooverdub(heap.own)(iterable, tag)
+    if kind in _KEYED:
+        return _iterate_keyed(ctx, iterable, raw)
     if nooverdub(heap.python_iteration)(kind):  # `__iter__` runs in the context
         iterator = call_in(ctx, iter, nooverdub(heap.own)(iterable, tag))
         if nooverdub(heap.python_stepping)(nooverdub(type)(iterator)):
@@ -179,16 +187,28 @@ def iterate(ctx, iterable):
         if nooverdub(heap.has_slots)(tag, raw):
             return _iterate_items(ctx, nooverdub(heap.own)(iterable, tag), raw)
         return nooverdub(heap.own)(iterable, tag)
-    if kind in _VIEWS:
+    if nooverdub(isinstance)(raw, heap.KEYED):
+        return _iterate_keyed(ctx, iterable, raw)
+    if kind is heap.VALUES or kind is heap.ITEMS:
         mapping = nooverdub(heap.view_mapping)(raw)
         if not nooverdub(heap.has_slots)(tag, mapping):
             return nooverdub(heap.own)(iterable, tag)
-        if kind is _VIEWS[0]:
+        if kind is heap.VALUES:
             return _iterate_values(ctx, mapping)
         return _iterate_pairs(ctx, mapping)
     if kind is _GENERATOR:
         return _retagging(ctx, nooverdub(heap.own)(iterable, tag))
     return nooverdub(heap.own)(iterable, tag)  # (not iterable: the site raises its error)
+
+
+def _iterate_keyed(ctx, iterable, raw):
+    """A set, a dict or its keys (iterated natively): the members keep their metadata."""
+    iterable = nooverdub(heap.own)(iterable, ctx.tag)
+    if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
+        return iterable
+    container = nooverdub(heap.view_mapping)(raw) if nooverdub(type)(raw) is heap.KEYS \
+        else raw
+    return _iterate_members(ctx, iterable, container)
 
 
 def _retagging(ctx, generator):
@@ -204,8 +224,7 @@ def iter_(ctx, obj, *sentinel):
         raw = nooverdub(rawest)(obj)
         kind = nooverdub(type)(raw)
         if not nooverdub(heap.python_iteration)(kind):
-            if not (nooverdub(isinstance)(raw, heap.SEQUENCES) or kind in _VIEWS) or \
-                    not nooverdub(heap.has_slots)(ctx.tag, raw):
+            if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
                 return iter(nooverdub(heap.own)(obj, ctx.tag))
             return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
     return recurse(ctx, models.iter_, obj, *sentinel)
@@ -251,9 +270,16 @@ def generator_next(ctx, generator):
 
 
 def generator_send(ctx, generator, value):
-    generator = nooverdub(heap.own)(generator, ctx.tag)
-    value = _GENERATOR.send(generator, nooverdub(heap.own)(value, ctx.tag))
-    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+    """`gen.send(x)`: the generator gets `x` plain; the `yield` it resumes at
+    takes x's metadata from the store."""
+    tag = ctx.tag
+    generator = nooverdub(heap.own)(generator, tag)
+    inner, key = nooverdub(heap.note_sent)(tag, generator, value)
+    try:
+        value = _GENERATOR.send(generator, inner)
+    finally:
+        nooverdub(heap.forget_sent)(tag, key)
+    return nooverdub(heap.take_yielded)(tag, generator, value)
 
 
 def generator_throw(ctx, generator, *args):
@@ -274,6 +300,13 @@ def _iterate_items(ctx, iterable, raw):
         index += 1
 
 
+def _iterate_members(ctx, iterable, container):
+    """Iterate a set or a dict's keys, giving back the members' metadata."""
+    tag = ctx.tag
+    for member in iterable:
+        yield nooverdub(heap.retag_member)(tag, container, member)
+
+
 def _iterate_values(ctx, mapping):
     """Iterate `mapping.values()` giving back the values' metadata."""
     tag = ctx.tag
@@ -282,7 +315,8 @@ def _iterate_values(ctx, mapping):
 
 
 def _iterate_pairs(ctx, mapping):
-    """Iterate `mapping.items()`: plain pairs, the value's metadata in slot 1."""
+    """Iterate `mapping.items()`: plain pairs, the key's and the value's metadata in
+    slots 0 and 1."""
     tag = ctx.tag
     for key, value in dict.items(mapping):
         pair = (key, value)
@@ -448,6 +482,8 @@ def reduce_ex(ctx, obj, protocol):
             not nooverdub(heap.native_reduction)(nooverdub(type)(raw)):
         return reduced
     parts = nooverdub(list)(reduced)
+    if nooverdub(isinstance)(raw, (set, frozenset)):  # (cls, (members as a list,), state)
+        nooverdub(heap.list_members)(tag, raw, parts[1][0])
     if nooverdub(len)(parts) > 3 and parts[3] is not None:
         parts[3] = iter_(ctx, obj)
     if nooverdub(len)(parts) > 4 and parts[4] is not None:
@@ -536,7 +572,7 @@ def _merge(ctx, container, name, args, kwargs):
         raw = nooverdub(rawest)(other)
         if nooverdub(heap.merges_storage)(raw):
             for key, value in dict.items(other):  # (it may be a frame's `**kwargs`)
-                _dict_store(ctx, container, key,
+                _dict_store(ctx, container, nooverdub(heap.retag_member)(tag, raw, key),
                             nooverdub(heap.retag_value)(tag, raw, key, value))
         elif getattr_(ctx, other, "keys", ABSENT) is not ABSENT:
             keys = call_in(ctx, getattr_(ctx, other, "keys"))
@@ -567,12 +603,16 @@ def _pair(ctx, item, position):
     return items[0], items[1]
 
 
-def _dict_store(ctx, container, key, value):
+def _dict_store(ctx, container, key, value, store=dict.__setitem__):
+    """`store(container, key, value)`: the value keeps its metadata, and so does the
+    key if it is a new one (an equal key already there stays, with its own)."""
     tag = ctx.tag
-    key = nooverdub(heap.own)(key, tag)
+    key, key_meta = nooverdub(heap.split)(key, tag)
     inner, meta = nooverdub(heap.split)(value, tag)
-    dict.__setitem__(container, key, inner)
+    before = nooverdub(heap.count)(container)
+    store(container, key, inner)
     nooverdub(heap.note_entry)(tag, container, key, inner, meta)
+    nooverdub(heap.note_member)(tag, container, key, key_meta, before)
 
 
 def dict_setitem(ctx, container, key, value):
@@ -582,9 +622,18 @@ def dict_setitem(ctx, container, key, value):
 
 def dict_getitem(ctx, container, key):
     """`dict.__getitem__` (a subclass's `super().__getitem__`)."""
+    return _dict_read(ctx, nooverdub(heap.own)(container, ctx.tag), key, dict.__getitem__)
+
+
+def _dict_read(ctx, container, key, read):
+    """`read(container, key)`: the value keeps its metadata, and so does a key that
+    `__missing__` adds (a defaultdict's)."""
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
-    return nooverdub(heap.load_item)(tag, container, key, dict.__getitem__(container, key))
+    key, key_meta = nooverdub(heap.split)(key, tag)
+    before = nooverdub(heap.count)(container)
+    value = read(container, key)
+    nooverdub(heap.note_member)(tag, container, key, key_meta, before)
+    return nooverdub(heap.load_item)(tag, container, key, value)
 
 
 def dict_delitem(ctx, container, key):
@@ -592,7 +641,7 @@ def dict_delitem(ctx, container, key):
     tag = ctx.tag
     container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
     dict.__delitem__(container, key)
-    nooverdub(tag.store.forget)(nooverdub(rawest)(container), nooverdub(rawest)(key))
+    nooverdub(heap.forget_entry)(tag, container, key)
 
 
 def dict_get(ctx, container, key, default=None):
@@ -615,7 +664,7 @@ def dict_pop(ctx, container, key, *default):
 
 
 def dict_popitem(ctx, container):
-    """`dict.popitem`: the pair keeps the value's metadata (in slot 1)."""
+    """`dict.popitem`: the pair keeps the key's and the value's metadata."""
     container = nooverdub(heap.own)(container, ctx.tag)
     pair = dict.popitem(container)
     nooverdub(heap.note_popped)(ctx.tag, container, pair)
@@ -634,6 +683,7 @@ def dict_clear(ctx, container):
     container = nooverdub(heap.own)(container, ctx.tag)
     dict.clear(container)
     nooverdub(ctx.tag.store.replace)(nooverdub(rawest)(container), {})
+    nooverdub(heap.forget_members)(ctx.tag, container)
 
 
 def dict_fromkeys(ctx, iterable, value=None):
@@ -644,7 +694,104 @@ def dict_fromkeys(ctx, iterable, value=None):
     return out
 
 
-# Methods that only read, or store plain values (indices, counts, views, set elements)
+# Sets: CPython decides which of equal members a set keeps; each member then keeps
+# the metadata its very object came with.
+
+def set_new(ctx, cls, *args, **kwargs):
+    """`set(it)`, `frozenset(it)`: the members keep their metadata."""
+    tag = ctx.tag
+    args, kwargs = nooverdub(heap.own_arguments)(tag, args, kwargs)
+    if nooverdub(len)(args) != 1 or kwargs:
+        return cls(*args, **kwargs)  # the empty set, or CPython's error
+    items = iterate(ctx, args[0])
+    if items is args[0] or (cls is frozenset and
+                            nooverdub(type)(nooverdub(rawest)(args[0])) is frozenset):
+        return cls(args[0])  # nothing to give back, or a frozenset that is its own copy
+    out = set()
+    for item in items:
+        set_add(ctx, out, item)
+    if cls is set:
+        return out
+    made = cls(out)
+    nooverdub(heap.move_members)(tag, out, made)
+    return made
+
+
+def set_add(ctx, container, member):
+    tag = ctx.tag
+    container = nooverdub(heap.own)(container, tag)
+    inner, meta = nooverdub(heap.split)(member, tag)
+    before = nooverdub(heap.count)(container)
+    set.add(container, inner)
+    nooverdub(heap.note_member)(tag, container, inner, meta, before)
+
+
+def _remover(method):
+    """`set.discard`, `set.remove`: the member leaves with its metadata."""
+
+    def primitive(ctx, container, member):
+        tag = ctx.tag
+        container, member = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(member, tag)
+        method(container, member)
+        nooverdub(heap.forget_member)(tag, container, member)
+
+    primitive.__name__ = f"tagged_{method.__name__}"
+    return primitive
+
+
+def set_pop(ctx, container):
+    container = nooverdub(heap.own)(container, ctx.tag)
+    return nooverdub(heap.take_member)(ctx.tag, container, set.pop(container))
+
+
+def set_clear(ctx, container):
+    container = nooverdub(heap.own)(container, ctx.tag)
+    set.clear(container)
+    nooverdub(heap.forget_members)(ctx.tag, container)
+
+
+def _set_operation(method):
+    """`s.union(*others)`, `s.update(*others)`, ...: CPython computes the result from
+    plain operands; each member of the result (or of `s`, changed in place) then
+    gets the metadata its object had in the operand it came from."""
+
+    def primitive(ctx, container, *others):
+        tag = ctx.tag
+        container = nooverdub(heap.own)(container, tag)
+        pool = {}
+        nooverdub(heap.pool_members)(tag, container, pool)
+        operands = [_pooling(ctx, other, pool) for other in others]
+        result = method(container, *operands)
+        nooverdub(heap.settle_members)(tag, container if result is None else result, pool)
+        return result
+
+    primitive.__name__ = f"tagged_{method.__name__}"
+    return primitive
+
+
+def _pooling(ctx, other, pool):
+    """An operand of a set method, for C to iterate: a set or dict iterated natively as
+    it is, its members' metadata pooled; any other iterable as it is if iterating it
+    gives back no metadata, else iterated in the context (lazily, as C would), its
+    items' metadata pooled."""
+    tag = ctx.tag
+    raw = nooverdub(rawest)(other)
+    kind = nooverdub(type)(raw)
+    if nooverdub(heap.python_iteration)(kind) or kind is _GENERATOR:
+        return _pooled_items(ctx, other, pool)
+    if nooverdub(isinstance)(raw, heap.KEYED) or kind is heap.KEYS:
+        nooverdub(heap.pool_members)(tag, raw, pool)
+    elif nooverdub(heap.iterates_with_metadata)(tag, raw):
+        return _pooled_items(ctx, other, pool)
+    return nooverdub(heap.own)(other, tag)
+
+
+def _pooled_items(ctx, iterable, pool):
+    for item in iterate(ctx, iterable):
+        yield nooverdub(heap.pool_item)(ctx.tag, item, pool)
+
+
+# Methods that only read, or store plain values (indices, counts, views)
 
 def _native(method, iterables=False):
     """`method` run natively on untagged arguments; with `iterables`, the arguments
@@ -690,10 +837,9 @@ def display_tuple(ctx, *items):
 
 
 def display_set(ctx, *items):
-    """Set elements keep no metadata (a set has no slots): they are stored plain."""
     out = set()
     for item in items:
-        out.add(nooverdub(heap.own)(item, ctx.tag))
+        set_add(ctx, out, item)
     return out
 
 
@@ -733,6 +879,7 @@ BUILTINS: dict = {
     _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
     # construction, copies
     list: from_list, tuple: from_iterable(tuple), deque: from_iterable(deque),
+    set: set_new, frozenset: set_new,
     dict: dict_new, defaultdict: defaultdict_new, dict.fromkeys: dict_fromkeys,
     tuple.__new__: tuple_new, functools.partial: partial_new, sorted: sorted_,
     copy.copy: _copier(copy.copy), object.__reduce_ex__: reduce_ex,
@@ -745,26 +892,29 @@ BUILTINS: dict = {
     dict.__delitem__: dict_delitem, dict.update: dict_update, dict.get: dict_get,
     dict.pop: dict_pop, dict.popitem: dict_popitem, dict.setdefault: dict_setdefault,
     dict.clear: dict_clear,
+    # sets (more below)
+    set.add: set_add, set.discard: _remover(set.discard), set.remove: _remover(set.remove),
+    set.pop: set_pop, set.clear: set_clear,
     # what the tagging pass writes
     markers.display_list: display_list, markers.display_tuple: display_tuple,
     markers.display_dict: display_dict, markers.display_set: display_set,
     markers.list_from: list_from, markers.dict_from: dict_from, markers.unpack: unpack,
     markers.unpack_each: unpack_each,
 }
-for _method in (list.copy, dict.copy, set.copy, deque.copy, defaultdict.copy):
+for _method in (list.copy, dict.copy, set.copy, frozenset.copy, deque.copy, defaultdict.copy):
     BUILTINS[_method] = _copier(_method)
 for _method in (list.insert, list.pop, list.remove, list.reverse, list.clear,
                 deque.appendleft, deque.pop, deque.popleft, deque.rotate, deque.remove,
                 deque.reverse, deque.clear, deque.insert):
     BUILTINS[_method] = _in_place(_method)
-for _method in (list.index, list.count, tuple.index, tuple.count, deque.index, deque.count,
-                dict.keys, dict.values, dict.items, set.add, set.discard, set.remove,
-                set.pop, set.clear, frozenset.copy):
-    BUILTINS[_method] = _native(_method)
 for _method in (set.update, set.intersection_update, set.difference_update,
                 set.symmetric_difference_update, set.union, set.intersection,
-                set.difference, set.symmetric_difference, set.issubset, set.issuperset,
-                set.isdisjoint, frozenset.union, frozenset.intersection,
-                frozenset.difference, frozenset.symmetric_difference, frozenset.issubset,
+                set.difference, set.symmetric_difference, frozenset.union,
+                frozenset.intersection, frozenset.difference, frozenset.symmetric_difference):
+    BUILTINS[_method] = _set_operation(_method)
+for _method in (list.index, list.count, tuple.index, tuple.count, deque.index, deque.count,
+                dict.keys, dict.values, dict.items):
+    BUILTINS[_method] = _native(_method)
+for _method in (set.issubset, set.issuperset, set.isdisjoint, frozenset.issubset,
                 frozenset.issuperset, frozenset.isdisjoint):
     BUILTINS[_method] = _native(_method, iterables=True)

@@ -3,14 +3,18 @@
 A slot is (container, key): a list index, a dict key, an object's `__dict__`
 key, a slotted attribute, a class attribute, a closure cell. The store keeps
 the raw object it saw written there with the metadata; a read re-attaches the
-metadata only if the slot still holds that very object. Floats, complex
+metadata only if the slot still holds that very object. The members of a set
+and the keys of a dict have a table of their own (`members`): there the slot
+is the member itself, found by equality as the container finds it, and its
+metadata goes back only to the very object recorded. Floats, complex
 numbers, big ints and fractions are stored as fresh copies, so a later write
 of an equal shared constant by code the context did not see is not mistaken
 for ours. The store keeps the containers it knows alive (their ids stay
 theirs) and lives as long as the tag that owns it; when it has grown, it drops
 the containers nothing else holds any more (no code can read them again), so
 temporaries made in a loop do not pile up. What a generator frame last
-yielded is kept beside, without keeping the frame.
+yielded is kept beside, without keeping the frame, and what is being sent to
+one, while the send runs.
 """
 
 from __future__ import annotations
@@ -25,28 +29,35 @@ _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argumen
 
 
 class Store:
-    __slots__ = ("entries", "yielded", "limit", "added")
+    __slots__ = ("entries", "members", "yielded", "sent", "limit", "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
+        self.members: dict = {}  # id(set or dict) -> (it, {member: (member, meta)})
         # id(generator frame) -> (its code, raw value it last yielded, meta); the
         # frame is not kept alive (its locals hold tagged values), the code tells
         # a frame that reuses the address from it.
         self.yielded: dict = {}
+        self.sent: dict = {}  # id(generator frame) -> (raw value sent to it, meta)
         self.limit = _FIRST_SWEEP  # slots added before the next sweep
         self.added = 0
 
     def __len__(self) -> int:
-        return sum(len(slots) for _, slots in self.entries.values())
+        return sum(len(slots) for table in (self.entries, self.members)
+                   for _, slots in table.values())
 
-    def slots(self, container: Any) -> dict | None:
-        entry = self.entries.get(id(container))
+    # Each method works on `entries` unless given `members` as the table.
+
+    def slots(self, container: Any, table: dict | None = None) -> dict | None:
+        entry = (self.entries if table is None else table).get(id(container))
         return entry[1] if entry is not None else None
 
-    def record(self, container: Any, slot: Any, raw: Any, meta: Any) -> None:
-        entry = self.entries.get(id(container))
+    def record(self, container: Any, slot: Any, raw: Any, meta: Any,
+               table: dict | None = None) -> None:
+        table = self.entries if table is None else table
+        entry = table.get(id(container))
         if entry is None:
-            entry = self.entries[id(container)] = (container, {})
+            entry = table[id(container)] = (container, {})
         slots = entry[1]
         if slot not in slots:
             self.added += 1
@@ -57,24 +68,25 @@ class Store:
     def sweep(self) -> None:
         """Forget the containers only the store still holds (amortised: the next
         sweep waits until as many slots were added as are left). CPython reference
-        counts tell."""
-        entries = self.entries
-        for key in list(entries):
-            if sys.getrefcount(entries[key][0]) <= _HELD_BY_THE_STORE_ONLY:
-                del entries[key]
+        counts tell (a container in both tables is held twice)."""
+        for table, other in ((self.entries, self.members), (self.members, self.entries)):
+            for key in list(table):
+                if sys.getrefcount(table[key][0]) <= _HELD_BY_THE_STORE_ONLY + (key in other):
+                    del table[key]
         self.added = 0
         self.limit = max(_FIRST_SWEEP, len(self))
 
-    def forget(self, container: Any, slot: Any) -> None:
-        entry = self.entries.get(id(container))
+    def forget(self, container: Any, slot: Any, table: dict | None = None) -> None:
+        table = self.entries if table is None else table
+        entry = table.get(id(container))
         if entry is not None:
             entry[1].pop(slot, None)
             if not entry[1]:  # nothing left to remember: let the container go
-                del self.entries[id(container)]
+                del table[id(container)]
 
-    def lookup(self, container: Any, slot: Any, raw: Any) -> Any:
+    def lookup(self, container: Any, slot: Any, raw: Any, table: dict | None = None) -> Any:
         """The metadata recorded for the slot, if it still holds `raw`; else ABSENT."""
-        entry = self.entries.get(id(container))
+        entry = (self.entries if table is None else table).get(id(container))
         if entry is None:
             return ABSENT
         try:
@@ -85,13 +97,14 @@ class Store:
             return ABSENT
         return found[1]
 
-    def replace(self, container: Any, slots: dict) -> None:
+    def replace(self, container: Any, slots: dict, table: dict | None = None) -> None:
+        table = self.entries if table is None else table
         if slots:
-            if len(self.entries) >= self.limit and id(container) not in self.entries:
+            if len(table) >= self.limit and id(container) not in table:
                 self.sweep()
-            self.entries[id(container)] = (container, slots)
+            table[id(container)] = (container, slots)
         else:
-            self.entries.pop(id(container), None)
+            table.pop(id(container), None)
 
 
 def fresh(raw: Any) -> Any:

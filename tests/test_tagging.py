@@ -1293,6 +1293,81 @@ def test_a_generator_made_in_a_run_returns_a_plain_value_after_it():
     assert type(stopped.value.value) is float
 
 
+def receiver():
+    """Answers what it is sent: the metadata it sees on it, and it kept in a box."""
+    received = yield None
+    while True:
+        box = Box(received)
+        received = yield (metadata(received, contextslot()), box.value)
+
+
+def send_tagged(x):
+    values = receiver()
+    next(values)
+    return values.send(x)
+
+
+def send_tagged_inside(x):
+    values = receiver()
+    next(values)
+    return values.send(tag(x, contextslot(), "inside"))
+
+
+def delegate_receiver():
+    result = yield from receiver()
+    return result
+
+
+def send_through_yield_from(x):
+    values = delegate_receiver()
+    next(values)
+    values.send(2.0)
+    return values.send(x)
+
+
+@pytest.mark.parametrize("f, argument, meta", [
+    (send_tagged, (1.5, "m"), "m"), (send_tagged_inside, 1.5, "inside"),
+    (send_through_yield_from, (1.5, "m"), "m")],
+    ids=["argument", "tagged_in_the_run", "yield_from"])
+def test_a_value_sent_to_a_generator_keeps_its_metadata(f, argument, meta):
+    ctx, answer = tagged_run(f, argument)
+    assert answer[0] == meta
+    assert_carries(read(ctx, answer, 1), ctx, 1.5, meta)
+    assert type(answer[1]) is float
+    assert ctx.tag.store.sent == {}
+    assert leaked_tagged() == []
+
+
+def test_a_generator_sent_a_value_outside_the_run_sees_it_plain():
+    ctx, values = tagged_run(identity, receiver())
+    next(values)
+    assert values.send(1.5) == (NoMetaData(), 1.5)
+    assert overdub(ctx, values.send, tag(2.5, ctx, "m"))[0] == NoMetaData()
+    assert leaked_tagged() == []
+
+
+def echo():
+    received = yield None
+    yield received, received
+
+
+def send_plainly():
+    values = echo()
+    next(values)
+    pair = values.send(1.5)
+    try:
+        echo().send(2.5)
+    except TypeError as error:
+        return pair, str(error)
+
+
+def test_sending_with_nothing_tagged_is_plain_python():
+    ctx = enabletagging(MetaCtx(), send_plainly)
+    assert overdub(ctx, send_plainly) == send_plainly() == (
+        (1.5, 1.5), "can't send non-None value to a just-started generator")
+    assert ctx.tag.store.sent == {} and len(ctx.tag.store) == 0
+
+
 def consume_outside_generator(values):
     return [v for v in values]
 
@@ -1865,7 +1940,15 @@ def nested_dataclass(x):
     return DataPoint(x).value
 
 
-NESTED = [nested_list_loop, nested_values, nested_items, nested_construction,
+def nested_send(x):
+    values = receiver()
+    next(values)
+    answer = values.send(x)[1]
+    values.close()  # (an outer context's call cache keeps the generator itself)
+    return answer
+
+
+NESTED = [nested_send, nested_list_loop, nested_values, nested_items, nested_construction,
           nested_star_arguments, nested_zip, nested_sorted, nested_generator,
           nested_unpacking, nested_namedtuple, nested_dataclass]
 
