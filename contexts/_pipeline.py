@@ -20,6 +20,7 @@ every context of the same mode.
 from __future__ import annotations
 
 import ast
+import functools
 import threading
 import types
 import weakref
@@ -31,7 +32,8 @@ from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
 from contexts._names import PREFIX, hidden, level_of
-from contexts._source import Located, SourceUnavailable, locate, register_generated
+from contexts._source import (Located, SourceUnavailable, _registry, locate,
+                              register_generated)
 
 TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code, hooked) -> tree
 
@@ -120,7 +122,7 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
 def transformed_tree(f: types.FunctionType, mode: Mode) -> ast.FunctionDef:
     """The tree that `transform` compiles, before hoisting (for `lowered`)."""
     located = located_current(f)
-    return _steps(f, located, mode)[0]
+    return _steps(f.__code__, f, located, mode)[0]
 
 
 def located_current(f: types.FunctionType) -> Located:
@@ -135,14 +137,13 @@ def located_current(f: types.FunctionType) -> Located:
 
 
 def _is_generated(located: Located, f: types.FunctionType) -> bool:
-    from contexts._source import _registry
-
     return _registry.get(f.__code__) is located
 
 
-def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
+def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode) -> tuple:
+    """The transformed tree of `code` (of function `f`, which user passes are given)."""
     tree = function_node(located)
-    level = level_of(tree) if _is_generated(located, f) else 0
+    level = level_of(tree) if _registry.get(code) is located else 0
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)
     if mode.operators != frozenset() or mode.tagging:
@@ -153,7 +154,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
     if mode.tagging:  # the tagging pass must see markers resolved
         tree = resolve_markers(tree, level)
         for tagging_pass in TAGGING_PASSES:
-            tree = tagging_pass(tree, level, f.__code__, mode.hooked)
+            tree = tagging_pass(tree, level, code, mode.hooked)
     tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
                          properties=mode.properties, truths=mode.truths, class_name=class_name)
     return tree, level
@@ -161,7 +162,7 @@ def _steps(f: types.FunctionType, located: Located, mode: Mode) -> tuple:
 
 def _run(f: types.FunctionType, mode: Mode) -> Transform:
     located = located_current(f)
-    tree, level = _steps(f, located, mode)
+    tree, level = _steps(f.__code__, f, located, mode)
     constants, names = _hoist(tree, level)
     original = f.__code__
     try:
@@ -172,8 +173,27 @@ def _run(f: types.FunctionType, mode: Mode) -> Transform:
             f"the transformed body of {original.co_qualname} does not compile: {error}"
             + (f" (passes: {names})" if names else "")) from error
     code = finish_code(code, original)
-    register_generated(code, attrs.evolve(located, node=tree, lines=()))
+    register_generated(code, functools.partial(
+        _rebuild, weakref.ref(original), weakref.ref(f), mode, located, names))
     return Transform(code=code, constants=constants)
+
+
+def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Located,
+             names: set) -> Located:
+    """The tree `_run` compiled, made again (the steps and passes are deterministic).
+
+    Only weak references are kept: the transform cache already ties the
+    generated code to the original, and the tree is not worth keeping either alive.
+    """
+    code, f = code_ref(), f_ref()
+    if code is None or (f is None and mode.passes):
+        raise SourceUnavailable("the function this code was generated from is gone")
+    tree, level = _steps(code, f, located, mode)
+    if _hoist(tree, level)[1] != names:
+        raise SourceUnavailable(
+            f"the passes gave {code.co_qualname} another tree the second time; an outer "
+            "context needs them to be deterministic, so this code runs natively in it")
+    return attrs.evolve(located, node=tree, lines=())
 
 
 def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) -> ast.AST:

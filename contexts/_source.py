@@ -15,7 +15,7 @@ import sys
 import threading
 import types
 import weakref
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 
@@ -55,11 +55,17 @@ class _FileIndex:
 
 _lock = threading.RLock()
 _file_indexes: dict = {}
-_registry: "weakref.WeakKeyDictionary[types.CodeType, Located]" = weakref.WeakKeyDictionary()
+# generated code -> its Located, or a function rebuilding it when first asked
+_registry: "weakref.WeakKeyDictionary[types.CodeType, Any]" = weakref.WeakKeyDictionary()
 
 
-def register_generated(code: types.CodeType, located: Located) -> None:
-    """Remember the tree a generated code object came from (for nesting)."""
+def register_generated(code: types.CodeType, located: Located | Callable[[], Located]) -> None:
+    """Remember the tree a generated code object came from (for nesting).
+
+    A transformed function's tree is large (about ten times its source) and
+    only needed if an outer context meets its code, so the pipeline registers
+    a function that rebuilds it instead.
+    """
     _registry[code] = located
 
 
@@ -68,6 +74,11 @@ def locate(f: types.FunctionType) -> Located:
     code = f.__code__
     generated = _registry.get(code)
     if generated is not None:
+        if not isinstance(generated, Located):
+            with _lock:  # rebuilt once: its identity marks code as generated
+                generated = _registry[code]
+                if not isinstance(generated, Located):
+                    generated = _registry[code] = generated()
         return generated
     filename = code.co_filename
     with _lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import operator
 
 import pytest
@@ -188,3 +189,24 @@ def test_protocol_methods_nested():
     assert "Vec.__add__" in inner.metadata
     assert "Vec.__add__" in seen_names(outer)
     assert "Vec.__init__" in seen_names(outer)
+
+
+def test_an_outer_context_rebuilds_the_inner_tree_it_meets():
+    """Transformed trees are not kept: the outer context gets them made again."""
+    def seen_by_outer(inner_passes):
+        outer, inner = Trace(), Context(passes=inner_passes)
+        assert overdub(inner, f, 1) == 202  # the inner transform, made first and alone
+        assert overdub(outer, overdub, inner, f, 1) == 202
+        return seen_names(outer)
+
+    assert "helper" in seen_by_outer((lambda ctx_type, g, tree: tree,))
+
+    runs = iter(range(1, 100))
+
+    def different_each_time(ctx_type, g, tree):  # a new number of object constants
+        extra = [ast.Expr(value=ast.Constant(object())) for _ in range(next(runs))]
+        tree.body[:0] = [ast.copy_location(stmt, tree.body[0]) for stmt in extra]
+        return tree
+
+    # the outer context cannot rebuild that tree, so it runs the inner's code natively
+    assert "helper" not in seen_by_outer((different_each_time,))
