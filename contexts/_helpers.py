@@ -88,7 +88,8 @@ def _run(helper: str, params, passed: str, with_f: str, overdub: bool,
         if claimed:
             test += " and f not in claimed"
         return [f"g = f if {test} else res(f)", f"g({passed})"]
-    return ["try:", "    g = table[f]", "except builtin_TypeError:", "    g = miss(f)", f"g({passed})"]
+    return ["try:", "    g = table[f]", "except builtin_TypeError:", "    g = miss(f)",
+            f"g({passed})"]
 
 
 def _build(prehook: bool, posthook: bool, overdub: bool, claimed: bool,

@@ -23,15 +23,15 @@ import weakref
 
 import attrs
 
-from contexts._calls import CALLER_NAMES
+from contexts._calls import CALLER_NAMES, MAX_ARITY
 from contexts._compile import function_node
 from contexts._pipeline import located_current
 from contexts._source import SourceUnavailable
 
 # What the helpers' own code calls its values; a hook may not use these names.
 HELPER_NAMES = frozenset({"pre", "post", "res", "ovd", "table", "miss", "native", "claimed",
-                          "builtin_type", "builtin_TypeError", "hook_self", "f", "g", "out", "args",
-                          "kwargs"}) | {f"a{i}" for i in range(16)}
+                          "builtin_type", "builtin_TypeError", "hook_self", "f", "g", "out",
+                          "args", "kwargs"}) | {f"a{i}" for i in range(MAX_ARITY + 1)}
 
 _ALLOWED_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.If, ast.For,
                        ast.While, ast.Pass, ast.Break, ast.Continue, ast.Raise, ast.Assert,
@@ -115,10 +115,11 @@ def _inline(function: types.FunctionType, leading: tuple) -> InlineHook | None:
                       for line in [getattr(node, "lineno", None)] if line)
     if code.co_firstlineno in lines:
         return None  # a one-line hook: its helper's machinery would share the line
+    loaded = _loaded_names(body)
     return InlineHook(name=code.co_name, body=body, globals=function.__globals__,
                       filename=located.filename, firstlineno=code.co_firstlineno,
-                      lines=lines, uses_args="hook_args" in _loaded_names(body),
-                      uses_kwargs="hook_kwargs" in _loaded_names(body))
+                      lines=lines, uses_args="hook_args" in loaded,
+                      uses_kwargs="hook_kwargs" in loaded)
 
 
 def _plain_body(body: list) -> list | None:

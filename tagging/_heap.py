@@ -73,7 +73,8 @@ def python_iteration(kind: type) -> bool:
     """Whether iterating a `kind` runs Python code (its `__iter__` or `__getitem__`)."""
     if python_method(kind, "__iter__") is not None:
         return True
-    return class_attribute(kind, "__iter__") is None and python_method(kind, "__getitem__") is not None
+    return (class_attribute(kind, "__iter__") is None
+            and python_method(kind, "__getitem__") is not None)
 
 
 def iterable_type(kind: type) -> bool:

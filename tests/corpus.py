@@ -1385,7 +1385,8 @@ def itertools_uses(xs):
         list(itertools.filterfalse(None, [0, 1, 0])),
         list(itertools.islice(itertools.cycle(xs), 10)),
         list(itertools.product("ab", repeat=2)), list(itertools.permutations(xs[:3], 2)),
-        list(itertools.combinations(xs[:4], 3)), list(itertools.zip_longest(xs, "ab", fillvalue="-")),
+        list(itertools.combinations(xs[:4], 3)),
+        list(itertools.zip_longest(xs, "ab", fillvalue="-")),
         [list(t) for t in itertools.tee(xs[:3], 2)], list(itertools.compress(xs, [1, 0, 1])),
         list(itertools.pairwise(xs[:4])), list(itertools.repeat("r", 3)),
     ]
@@ -1426,7 +1427,8 @@ def dataclass_uses(name, price):
     except dataclasses.FrozenInstanceError as error:
         error_name = type(error).__name__
     return [repr(item), item == Item(name, price * 2), item < other, dataclasses.asdict(item),
-            dataclasses.astuple(other), repr(frozen), changed.total, hash(frozen) == hash(Frozen(1)),
+            dataclasses.astuple(other), repr(frozen), changed.total,
+            hash(frozen) == hash(Frozen(1)),
             error_name, [f.name for f in dataclasses.fields(Item)], sorted([other, item])[0].name]
 
 
@@ -1594,7 +1596,8 @@ def callable_objects(x):
 
 @case(2)
 def module_functions(x):
-    return [operator.mul(x, 3), operator.itemgetter(1)([5, 6]), operator.attrgetter("x")(Point(x, 0)),
+    return [operator.mul(x, 3), operator.itemgetter(1)([5, 6]),
+            operator.attrgetter("x")(Point(x, 0)),
             operator.methodcaller("upper")("s"), isinstance(x, int), issubclass(bool, int),
             type(x) is int, repr(type), len(range(x)), list(range(x, 10, 3)), id(x) == id(x),
             getattr(x, "real"), vars(Point(x, x)), hasattr(x, "imag")]
@@ -2369,7 +2372,8 @@ def operator_dispatch_rules(n):
     d = Left(n)
     d += b
     out.append(d)
-    for bad in (lambda: pow(2, b, 5), lambda: a - a, lambda: a < a, lambda: -a, lambda: bool(Truthy(1)),
+    for bad in (lambda: pow(2, b, 5), lambda: a - a, lambda: a < a, lambda: -a,
+                lambda: bool(Truthy(1)),
                 lambda: len(Sized(-1)), lambda: a[0]):
         try:
             out.append(bad())
