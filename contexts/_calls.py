@@ -29,7 +29,7 @@ import sys
 
 from contexts._names import NATIVE, at, call, hidden, is_native, name
 from contexts._implicit_sites import ImplicitMixin
-from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS
+from contexts._lower import FRAME_ATTRIBUTES, NATIVE_OPERANDS, OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
@@ -73,6 +73,11 @@ def _is_hashable_constant(node: ast.expr) -> bool:
     return True
 
 
+def _is_builtin_constant(node: ast.expr) -> bool:
+    """An operand that is a constant of a type whose operators may run natively."""
+    return isinstance(node, ast.Constant) and type(node.value) in NATIVE_OPERANDS
+
+
 def _is_operator(node: ast.expr) -> bool:
     """Whether a callee is an `operator` function put there by lowering."""
     try:
@@ -108,7 +113,7 @@ class _Calls(ImplicitMixin):
         self.body = tree.body
         self.scoped_supers: set | None = None  # found when a bare `super()` is met
         self.helper_names = {what: hidden(level, what) for what in (
-            "op1", "op2", "res", "table", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
+            "res", "table", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
@@ -153,8 +158,9 @@ class _Calls(ImplicitMixin):
     def hooked_call(self, node: ast.Call) -> ast.Call:
         simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
         if simple and len(node.args) <= 2 and _is_operator(node.func):
-            helper = name(self.helper_names[f"op{len(node.args)}"], node)
-            return call(helper, [node.func, *node.args], node)
+            operands = "".join("k" if _is_builtin_constant(a) else "v" for a in node.args)
+            what = f"op_{node.func.value.__name__}_{operands}"
+            return call(name(hidden(self.level, what), node), node.args, node)
         if simple and len(node.args) <= MAX_ARITY:
             helper = name(self.helper_names[f"call{len(node.args)}"], node)
             return call(helper, [node.func, *node.args], node)

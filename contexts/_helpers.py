@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import linecache
+import operator
 import threading
 import types
 import weakref
@@ -27,78 +28,149 @@ _factories: dict = {}
 # factories with pasted hooks, per the first hook pasted (they go with its class)
 _pasted: "weakref.WeakKeyDictionary[InlineHook, dict]" = weakref.WeakKeyDictionary()
 
+_PARAMETERS = ("pre, post, res, ovd, table, miss, native, hook_self, builtin_type,"
+               " builtin_TypeError")
+HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx"]
 
-def helper_factory(prehook: bool, posthook: bool, overdub: bool, claimed: bool,
+# An operator on builtin operands, written out: no call of the `operator` function.
+_SYMBOLS = {
+    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.matmul: "@",
+    operator.truediv: "/", operator.floordiv: "//", operator.mod: "%", operator.pow: "**",
+    operator.lshift: "<<", operator.rshift: ">>", operator.or_: "|", operator.xor: "^",
+    operator.and_: "&", operator.eq: "==", operator.ne: "!=", operator.lt: "<",
+    operator.le: "<=", operator.gt: ">", operator.ge: ">=", operator.is_: "is",
+    operator.is_not: "is not"}
+_INPLACE_SYMBOLS = {
+    operator.iadd: "+=", operator.isub: "-=", operator.imul: "*=", operator.imatmul: "@=",
+    operator.itruediv: "/=", operator.ifloordiv: "//=", operator.imod: "%=",
+    operator.ipow: "**=", operator.ilshift: "<<=", operator.irshift: ">>=",
+    operator.ior: "|=", operator.ixor: "^=", operator.iand: "&="}
+_UNARY_SYMBOLS = {operator.neg: "-", operator.pos: "+", operator.invert: "~",
+                  operator.not_: "not "}
+
+
+def helper_factory(prehook: bool, posthook: bool, overdub: bool,
                    pasted_pre: InlineHook | None = None,
                    pasted_post: InlineHook | None = None):
-    """`factory(pre, post, res, ovd, table, miss, native, claimed, ctx, type, TypeError)`.
+    """`factory(pre, post, res, ovd, table, miss, native, ctx, type, TypeError)`.
 
     (Builtins are passed in: with hooks pasted, the helpers' globals are the hooks'.)
 
-    It returns the helpers `call0` ... `callN`, `callx` and, for operator sites, `op1`
-    and `op2`, which run an operator on builtin operands natively (after the
-    hooks) unless the context claims that operator. A hook given as `pasted_*`
-    has its body pasted into the fixed-arity helpers instead of being called.
+    It returns the helpers `call0` ... `callN` and `callx`. A hook given as
+    `pasted_*` has its body pasted into the fixed-arity helpers instead of
+    being called.
     """
-    key = (prehook, posthook, overdub, claimed)
+    forms = [(f"call{n}", [f"a{i}" for i in range(n)]) for n in range(MAX_ARITY + 1)]
+    forms = [(helper, params, _calling(params, overdub)) for helper, params in forms]
+    forms.append(("callx", None, _calling(None, overdub)))
+    key = ("calls", prehook, posthook, overdub)
+    label = f"pre={prehook} post={posthook} overdub={overdub}"
+    return _factory(key, label, prehook, posthook, forms, pasted_pre, pasted_post)
+
+
+def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, function,
+                            operands: str, native: bool, fast: bool,
+                            pasted_pre: InlineHook | None = None,
+                            pasted_post: InlineHook | None = None):
+    """`factory(..., builtin_TypeError, f)` returning `(helper,)` for one operator site shape.
+
+    The helper runs `function` (the factory's `f`) on `len(operands)` operands,
+    those marked "k" in `operands` being builtin constants at the site. With
+    `native`, an operation whose operands are all builtins runs natively after
+    the hooks. The `fast` helper writes the operator out; the other calls `f`,
+    so that an outer context running it sees that call.
+    """
+    params = [f"a{i}" for i in range(len(operands))]
+    passed = ", ".join(params)
+    checks = [f"builtin_type({p}) in native" for p, kind in zip(params, operands)
+              if kind == "v"]
+    test = " and ".join(checks) if native and not overdub else None
+    written = _written(function, params) if fast else None
+    if overdub:
+        body = [f"out = ovd(f, {passed})"]
+    elif written is None or test is None:
+        callee = "res(f)" if test is None else f"f if {test} else res(f)" if test else "f"
+        body = [f"g = {callee}", f"out = g({passed})"]
+    elif test:
+        body = [f"if {test}:", *(f"    {line}" for line in written),
+                "else:", f"    out = res(f)({passed})"]
+    else:  # builtin constants only
+        body = written
+    helper = f"op_{function.__name__}_{operands}"
+    key = ("operator", prehook, posthook, overdub, function, operands, native, fast)
+    label = f"{helper} pre={prehook} post={posthook} overdub={overdub} native={native}"
+    return _factory(key, label + (" fast" if fast else ""), prehook, posthook,
+                    [(helper, params, body)], pasted_pre, pasted_post, bound_f=True)
+
+
+def _written(function, params: list) -> list | None:
+    """Lines that set `out` to the operator's result on builtin operands, if it has a form."""
+    if len(params) == 1 and function in _UNARY_SYMBOLS:
+        return [f"out = {_UNARY_SYMBOLS[function]}a0"]
+    if len(params) != 2:
+        return None
+    if function in _SYMBOLS:
+        return [f"out = a0 {_SYMBOLS[function]} a1"]
+    if function in _INPLACE_SYMBOLS:  # `out` is the result; the operand stays as it was
+        return ["out = a0", f"out {_INPLACE_SYMBOLS[function]} a1"]
+    if function is operator.contains:
+        return ["out = a1 in a0"]
+    if function is operator.getitem:
+        return ["out = a0[a1]"]
+    return None
+
+
+def _calling(params: list | None, overdub: bool) -> list:
+    """The lines that set `out`: find the callee (machinery), then call it."""
+    passed = "*args, **kwargs" if params is None else ", ".join(params)
+    if overdub:
+        return [f"out = ovd({_with_f(passed)})"]
+    return ["try:", "    g = table[f]", "except builtin_TypeError:", "    g = miss(f)",
+            f"out = g({passed})"]
+
+
+def _with_f(passed: str) -> str:
+    return f"f, {passed}" if passed else "f"
+
+
+def _factory(key: tuple, label: str, prehook: bool, posthook: bool, forms: list,
+             pasted_pre: InlineHook | None, pasted_post: InlineHook | None,
+             bound_f: bool = False):
     first = pasted_pre or pasted_post
     with _lock:
         cache = _factories if first is None else _pasted.setdefault(first, {})
         factory = cache.get((key, pasted_post))
         if factory is None:
-            factory = cache[key, pasted_post] = _build(*key, pasted_pre, pasted_post)
+            text = _source(prehook, posthook, forms, bound_f)
+            factory = cache[key, pasted_post] = _build(text, label, pasted_pre, pasted_post)
     return factory
 
 
-HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx", "op1", "op2"]
-
-
-def _source(prehook: bool, posthook: bool, overdub: bool, claimed: bool) -> str:
-    lines = ["def helpers(pre, post, res, ovd, table, miss, native, claimed, hook_self,"
-             " builtin_type, builtin_TypeError):"]
-    forms = [(f"call{n}", [f"a{i}" for i in range(n)]) for n in range(MAX_ARITY + 1)]
-    forms += [("callx", None), ("op1", ["a0"]), ("op2", ["a0", "a1"])]
-    for helper, params in forms:
+def _source(prehook: bool, posthook: bool, forms: list, bound_f: bool) -> str:
+    lines = [f"def helpers({_PARAMETERS}{', f' if bound_f else ''}):"]
+    for helper, params, body in forms:
         if params is None:
             signature, passed = "f, args, kwargs, /", "*args, **kwargs"
         else:
-            signature, passed = ", ".join(["f", *params, "/"]), ", ".join(params)
-        with_f = f"f, {passed}" if passed else "f"
+            passed = ", ".join(params)
+            signature = ", ".join([*([] if bound_f else ["f"]), *params, "/"])
+        with_f = _with_f(passed)
         lines.append(f"    def {helper}({signature}):")
         if prehook:
             lines.append(f"        pre({with_f})")
-        *find, run = _run(helper, params, passed, with_f, overdub, claimed)
-        lines += [f"        {line}" for line in find]
+        lines += [f"        {line}" for line in body]
         if posthook:
-            lines += [f"        out = {run}", f"        post(out, {with_f})",
-                      "        return out"]
-        else:
-            lines.append(f"        return {run}")
-    lines.append(f"    return {', '.join(HELPER_NAMES)}")
+            lines.append(f"        post(out, {with_f})")
+        lines.append("        return out")
+    lines.append(f"    return {', '.join(helper for helper, *_ in forms)},")
     return "\n".join(lines) + "\n"
 
 
-def _run(helper: str, params, passed: str, with_f: str, overdub: bool,
-         claimed: bool) -> list:
-    """Statements that find the callee (machinery), then the call expression (last)."""
-    if overdub:
-        return [f"ovd({with_f})"]
-    if helper.startswith("op"):
-        test = " and ".join(f"builtin_type({p}) in native" for p in params)
-        if claimed:
-            test += " and f not in claimed"
-        return [f"g = f if {test} else res(f)", f"g({passed})"]
-    return ["try:", "    g = table[f]", "except builtin_TypeError:", "    g = miss(f)",
-            f"g({passed})"]
-
-
-def _build(prehook: bool, posthook: bool, overdub: bool, claimed: bool,
-           pasted_pre: InlineHook | None, pasted_post: InlineHook | None):
-    text = _source(prehook, posthook, overdub, claimed)
+def _build(text: str, label: str, pasted_pre: InlineHook | None,
+           pasted_post: InlineHook | None):
     first = pasted_pre or pasted_post
     if first is None:
-        filename = (f"<contexts helpers pre={prehook} post={posthook} overdub={overdub} "
-                    f"claimed={claimed}>")
+        filename = f"<contexts helpers {label}>"
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     else:  # pasted statements keep the hook's file and lines
         filename = first.filename
@@ -107,7 +179,7 @@ def _build(prehook: bool, posthook: bool, overdub: bool, claimed: bool,
     for node in outer.body:
         if isinstance(node, ast.FunctionDef):
             for stmt in node.body:  # finding the callee is machinery an outer context skips
-                if isinstance(stmt, (ast.Try, ast.If)) or (
+                if isinstance(stmt, ast.Try) or (
                         isinstance(stmt, ast.Assign) and stmt.targets[0].id == "g"):
                     setattr(stmt, NATIVE, True)
     if first is not None:

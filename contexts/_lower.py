@@ -43,6 +43,8 @@ COMPARE = {
 OPERATOR_FUNCTIONS = frozenset(
     [*BINARY.values(), *INPLACE.values(), *UNARY.values(), *COMPARE.values(),
      operator.contains, operator.getitem, operator.setitem, operator.delitem])
+# Operand types whose operators run natively where no context claims the operator.
+NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
 def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None,

@@ -11,6 +11,7 @@ methods and callable objects are resolved afresh, so nothing pins `self`.
 from __future__ import annotations
 
 import functools
+import operator
 import types
 import weakref
 from typing import Any, Callable
@@ -20,9 +21,9 @@ from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
-from contexts._helpers import HELPER_NAMES, helper_factory
+from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
 from contexts._inline import inline_hook
-from contexts._lower import OPERATOR_FUNCTIONS
+from contexts._lower import NATIVE_OPERANDS, OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
 from contexts._source import SourceUnavailable
@@ -31,7 +32,6 @@ from contexts._tracebacks import PASTED
 
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
-_NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 _PINNED = 256  # bound builtin methods (and so their objects) a context caches at most
 EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
@@ -207,15 +207,17 @@ class Runtime:
         outer context runs those, and sees the hook calls.
         """
         claimed = self._claimed_operators()
-        flags = (pre is not None, post is not None, ovd is not None, bool(claimed))
+        flags = (pre is not None, post is not None, ovd is not None)
         arguments = (pre, post, self.dispatch, ovd, self.resolved, self._miss,
-                     _NATIVE_OPERANDS if claimed is not None else frozenset(),
-                     claimed or frozenset(), self.ctx, type, TypeError)
-        helpers = helper_factory(*flags)(*arguments)
+                     NATIVE_OPERANDS if claimed is not None else frozenset(),
+                     self.ctx, type, TypeError)
         pasted_pre = pre and inline_hook(pre, self.ctx, ("f",))
         pasted_post = post and inline_hook(post, self.ctx, ("out", "f"))
         if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
             pasted_post = None  # the helpers can only have one module's globals
+        self.operator_helpers = _OperatorHelpers(flags, arguments, claimed,
+                                                 (pasted_pre, pasted_post))
+        helpers = helper_factory(*flags)(*arguments)
         if not (pasted_pre or pasted_post):
             return helpers
         fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
@@ -256,8 +258,37 @@ class Runtime:
         found = self.cells.get(identifier)
         if found is None:
             what = identifier[identifier.index("_", 5) + 1:-2]
-            found = self.cells[identifier] = types.CellType(self.values[what])
+            value = self.values[what] if what in self.values else self.operator_helpers(what)
+            found = self.cells[identifier] = types.CellType(value)
         return found
+
+
+class _OperatorHelpers:
+    """Makes the helper of one hooked operator site shape (`op_lt_vk`), on first use.
+
+    The helper knows its operator, and which operands are builtin constants
+    at the site, so it tests only the others before running the operator
+    natively. It carries the general helper as `__ovd_slow__`, for outer contexts.
+    """
+
+    def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
+                 pasted: tuple) -> None:
+        self.flags = flags
+        self.arguments = arguments
+        self.claimed = claimed
+        self.pasted = pasted
+
+    def __call__(self, what: str) -> Callable:
+        stem, operands = what.removeprefix("op_").rsplit("_", 1)
+        function = getattr(operator, stem)
+        if function not in OPERATOR_FUNCTIONS:
+            raise KeyError(what)
+        native = self.claimed is not None and function not in self.claimed
+        shape = (*self.flags, function, operands, native)
+        slow, = operator_helper_factory(*shape, False)(*self.arguments, function)
+        fast, = operator_helper_factory(*shape, True, *self.pasted)(*self.arguments, function)
+        fast.__ovd_slow__ = slow
+        return fast
 
 
 class _Cells:
