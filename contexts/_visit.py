@@ -16,12 +16,12 @@ from contexts._names import NATIVE
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-def _leaf(self: ast.NodeTransformer, node: ast.AST) -> ast.AST:
-    return node
-
-
 class BodyTransformer(ast.NodeTransformer):
-    """The shared traversal; visitor methods are looked up once per node type."""
+    """The shared traversal; visitor methods are looked up once per node type.
+
+    A node type with nothing to visit (names, constants, operator tokens, and
+    field values that are not nodes) has no visitor: it is skipped without a call.
+    """
 
     _visitors: dict = {}
 
@@ -30,18 +30,25 @@ class BodyTransformer(ast.NodeTransformer):
         cls._visitors = {}
 
     def visit(self, node: ast.AST):
-        kind = type(node)
+        visitor = self._visitor(type(node))
+        return node if visitor is None else visitor(self, node)
+
+    @classmethod
+    def _visitor(cls, kind: type):
         try:
-            visitor = self._visitors[kind]
+            return cls._visitors[kind]
         except KeyError:
-            visitor = self._visitors[kind] = self._visitor_for(kind)
-        return visitor(self, node)
+            visitor = cls._visitors[kind] = cls._visitor_for(kind)
+            return visitor
 
     @classmethod
     def _visitor_for(cls, kind: type):
-        if issubclass(kind, _LEAVES):  # nothing inside to visit
-            return _leaf
-        return getattr(cls, "visit_" + kind.__name__, None) or cls.generic_visit
+        if not issubclass(kind, ast.AST) or issubclass(kind, _LEAVES):
+            return None
+        method = getattr(cls, "visit_" + kind.__name__, None)
+        if method is None and kind is ast.Name or method is BodyTransformer.visit_Constant:
+            return None  # nothing inside, and this transformer keeps them as they are
+        return method or cls.generic_visit
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -61,21 +68,27 @@ class BodyTransformer(ast.NodeTransformer):
         return out
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
+        visitors = self._visitors
         for field in node._fields:
             value = getattr(node, field, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 if value and isinstance(value[0], ast.stmt):
                     setattr(node, field, self.statements(value))
-                else:
-                    for index, item in enumerate(value):
-                        if isinstance(item, ast.AST):
-                            new = self.visit(item)
-                            if new is not item:
-                                value[index] = new
-            elif isinstance(value, ast.AST):
-                new = self.visit(value)
-                if new is not value:
-                    setattr(node, field, new)
+                    continue
+                for index, item in enumerate(value):
+                    kind = type(item)
+                    visitor = visitors[kind] if kind in visitors else self._visitor(kind)
+                    if visitor is not None:
+                        new = visitor(self, item)
+                        if new is not item:
+                            value[index] = new
+            else:
+                visitor = visitors[kind] if kind in visitors else self._visitor(kind)
+                if visitor is not None:
+                    new = visitor(self, value)
+                    if new is not value:
+                        setattr(node, field, new)
         return node
 
     def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
