@@ -223,45 +223,52 @@ def _hoist(tree: ast.AST, level: int) -> tuple[dict, set]:
     names: set = set()
     by_identity: dict = {}
 
-    def replacement(node: ast.AST) -> ast.AST:
-        kind = type(node)
-        if kind is ast.Name:
-            if node.id.startswith(PREFIX):
-                names.add(node.id)
-        elif kind is ast.Constant:
-            value = node.value
-            if type(value) in _LITERALS or (
-                    type(value) in (tuple, frozenset) and _all_literal(value)):
-                return node
-            identifier = by_identity.get(id(value))
-            if identifier is None:
-                identifier = hidden(level, f"c{len(cells)}")
-                by_identity[id(value)] = identifier
-                cells[identifier] = types.CellType(value)
-            names.add(identifier)
-            return ast.copy_location(ast.Name(id=identifier, ctx=ast.Load()), node)
-        return node
+    def hoisted(node: ast.Constant) -> ast.AST:
+        value = node.value
+        if type(value) in _LITERALS or (
+                type(value) in (tuple, frozenset) and _all_literal(value)):
+            return node
+        identifier = by_identity.get(id(value))
+        if identifier is None:
+            identifier = hidden(level, f"c{len(cells)}")
+            by_identity[id(value)] = identifier
+            cells[identifier] = types.CellType(value)
+        names.add(identifier)
+        return ast.copy_location(ast.Name(id=identifier, ctx=ast.Load()), node)
 
     stack = [tree]
     while stack:
         node = stack.pop()
         for field in node._fields:
             value = getattr(node, field, None)
-            if isinstance(value, list):
-                for index, item in enumerate(value):
-                    if isinstance(item, ast.AST):
-                        new = replacement(item)
-                        if new is item:
-                            stack.append(item)
-                        else:
-                            value[index] = new
-            elif isinstance(value, ast.AST):
-                new = replacement(value)
-                if new is value:
-                    stack.append(value)
-                else:
-                    setattr(node, field, new)
+            single = type(value) is not list
+            for index, item in enumerate((value,) if single else value):
+                kind = type(item)
+                if kind is ast.Name:
+                    if item.id.startswith(PREFIX):
+                        names.add(item.id)
+                elif kind is ast.Constant:
+                    new = hoisted(item)
+                    if new is item:
+                        continue
+                    if single:
+                        setattr(node, field, new)
+                    else:
+                        value[index] = new
+                elif _has_inside.get(kind) or (
+                        kind not in _has_inside and _learn_inside(kind)):
+                    stack.append(item)
     return cells, names
+
+
+_NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+_has_inside: dict = {}  # node type -> whether the hoisting walk goes inside
+
+
+def _learn_inside(kind: type) -> bool:
+    inside = _has_inside[kind] = issubclass(kind, ast.AST) and not issubclass(
+        kind, _NOTHING_INSIDE)
+    return inside
 
 
 def _all_literal(values: Any) -> bool:
