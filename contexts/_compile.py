@@ -15,7 +15,7 @@ import pickle
 import types
 from typing import Iterable
 
-from contexts._source import Located, SourceUnavailable, same_code
+from contexts._source import Located, SourceUnavailable, reparse, same_code, take
 
 FACTORY = "__ovd_factory__"
 _LATE_FLAGS = 0x100 | 0x200  # CO_ITERABLE_COROUTINE and friends set after compiling
@@ -25,7 +25,12 @@ _PLACE_FLAGS = inspect.CO_NESTED
 
 
 def function_node(located: Located) -> ast.AST:
-    """A fresh, mutable `FunctionDef` for the located function (lambdas become one)."""
+    """A fresh, mutable `FunctionDef` for the located function (lambdas become one).
+
+    The first caller may get the located node itself (see `locate`): parsing
+    it again would be a tenth of a first transform. Later callers parse the
+    function's lines again.
+    """
     node = located.node
     if isinstance(node, ast.Lambda):
         copy = _copy(node)
@@ -34,19 +39,11 @@ def function_node(located: Located) -> ast.AST:
         tree = ast.FunctionDef(name="<lambda>", args=copy.args, body=[body],
                                decorator_list=[], returns=None, type_comment=None)
         return ast.copy_location(tree, node)
+    if take(located):
+        return node
     if located.lines:
-        return _reparse(node, located.lines)
+        return reparse(located.span, located.lines)
     return _copy(node)
-
-
-def _reparse(node: ast.AST, lines: tuple) -> ast.AST:
-    """Parse the function's own lines again, at their places (cheaper than a copy)."""
-    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    text = "".join(lines[first - 1:node.end_lineno])
-    if node.col_offset == 0:
-        return ast.parse("\n" * (first - 1) + text).body[0]
-    # An indented definition parses inside `if 1:`, which keeps its columns.
-    return ast.parse("\n" * (first - 2) + "if 1:\n" + text).body[0].body[0]
 
 
 def _copy(node: ast.AST) -> ast.AST:

@@ -39,11 +39,17 @@ class SourceUnavailable(Exception):
 class Located:
     """A function's original node, with what is needed to compile it in place."""
 
-    node: ast.AST  # FunctionDef, AsyncFunctionDef or Lambda: never mutated
+    node: ast.AST  # FunctionDef, AsyncFunctionDef or Lambda (see `function_node`)
     chain: tuple  # enclosing scopes, outermost first (original nodes)
     imports: tuple  # the module's top-level import statements
     filename: str
     lines: tuple = ()  # the file's text, when the node came from a file
+    # the first and last line of the definition (decorators included), and its column
+    span: tuple = ()
+    # The node is this Located's own (no other indexed scope is inside it or around
+    # it but classes, and no other Located has it): the first transform may mutate
+    # it instead of parsing it again.
+    owned: bool = False
 
 
 @attrs.frozen
@@ -51,6 +57,7 @@ class _FileIndex:
     scopes: dict  # (qualname, firstlineno) -> [(node, chain)]
     imports: tuple
     lines: tuple
+    enclosing: frozenset  # ids of the nodes that hold other indexed scopes
 
 
 _lock = threading.RLock()
@@ -98,8 +105,44 @@ def locate(f: types.FunctionType) -> Located:
             f"line {code.co_firstlineno} ({problem}); it may have been edited since import"
         )
     node, chain = candidates[0]
+    if isinstance(node, ast.Lambda):
+        return Located(node=node, chain=chain, imports=index.imports, filename=filename,
+                       lines=index.lines)
+    # (a function inside another is compiled with it when that one is checked)
+    owned = bool(index.lines) and id(node) not in index.enclosing and all(
+        isinstance(scope, ast.ClassDef) for scope in chain)
+    with _lock:
+        span = getattr(node, "ovd_span", None)
+        if span is None:
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            span = (first, node.end_lineno, node.col_offset)
+            if owned:  # handed out: the first transform mutates it
+                node.ovd_span = span
+        elif owned:  # handed out before: this caller gets a fresh parse of its own
+            node = reparse(span, index.lines)
     return Located(node=node, chain=chain, imports=index.imports, filename=filename,
-                   lines=index.lines)
+                   lines=index.lines, span=span, owned=owned)
+
+
+def take(located: Located) -> bool:
+    """Whether the caller may mutate `located.node`: true once, for an owned node."""
+    if not located.owned:
+        return False
+    with _lock:
+        if getattr(located.node, "ovd_taken", False):
+            return False
+        located.node.ovd_taken = True
+        return True
+
+
+def reparse(span: tuple, lines: tuple) -> ast.AST:
+    """Parse a definition's own lines again, at their places (cheaper than a copy)."""
+    first, last, column = span
+    text = "".join(lines[first - 1:last])
+    if column == 0:
+        return ast.parse("\n" * (first - 1) + text).body[0]
+    # An indented definition parses inside `if 1:`, which keeps its columns.
+    return ast.parse("\n" * (first - 2) + "if 1:\n" + text).body[0].body[0]
 
 
 def _assertion_rewriter(f: types.FunctionType) -> Any:
@@ -143,7 +186,9 @@ def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileInde
     for node in (n for stmt in imports for n in ast.walk(stmt)):
         if getattr(node, "end_lineno", None) is None:  # made by a rewriter without ends
             node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
-    return _FileIndex(scopes=scopes, imports=imports, lines=lines)
+    enclosing = frozenset(id(scope) for entries in scopes.values()
+                          for _, chain in entries for scope in chain)
+    return _FileIndex(scopes=scopes, imports=imports, lines=lines, enclosing=enclosing)
 
 
 _NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,

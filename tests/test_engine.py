@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import gc
 import importlib
+import importlib.util
 import inspect
 import itertools
 import linecache
@@ -426,6 +427,45 @@ def test_source_edited_after_first_use_is_not_used_later(editable_module):
     edit()
     assert overdub(Doubling(), module.compute, 5) == 12  # 2 * (5 + 1), not 5 - 1
     assert module.compute(5) == 6
+
+
+TWICE = """
+class Shape:
+    def area(self, side):
+        return side * side + 1
+
+
+def outer(x):
+    def inner(y):
+        return y * 2
+    return inner(x) + 1
+
+
+def plain(x):
+    return x * 2 + 1
+"""
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_file_loaded_twice_transforms_in_every_mode(tmp_path):
+    """The first transform takes the file index's node; every later one (another
+    mode, or the same file's other code objects) must still get the source."""
+    path = tmp_path / "loaded_twice.py"
+    path.write_text(TWICE)
+    first, second = _load(path, "loaded_once"), _load(path, "loaded_twice")
+    for module in (first, second):
+        for ctx in (Trace(), Doubling()):
+            assert canrecurse(ctx, module.plain), canrecurse.why(ctx, module.plain)
+            assert canrecurse(ctx, module.Shape.area)
+            expected = {Trace: (7, 10, 7), Doubling: (14, 20, 14)}[type(ctx)]
+            assert (overdub(ctx, module.plain, 3), overdub(ctx, module.Shape().area, 3),
+                    overdub(ctx, module.outer, 3)) == expected
 
 
 # 2. Hooks ------------------------------------------------------------------------
