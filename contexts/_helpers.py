@@ -61,24 +61,25 @@ def helper_factory(prehook: bool, posthook: bool, overdub: bool,
     being called.
     """
     forms = [(f"call{n}", [f"a{i}" for i in range(n)]) for n in range(MAX_ARITY + 1)]
-    forms = [(helper, params, _calling(params, overdub)) for helper, params in forms]
-    forms.append(("callx", None, _calling(None, overdub)))
+    forms = [(helper, params, _calling(params, overdub), "out") for helper, params in forms]
+    forms.append(("callx", None, _calling(None, overdub), "out"))
     key = ("calls", prehook, posthook, overdub)
     label = f"pre={prehook} post={posthook} overdub={overdub}"
     return _factory(key, label, prehook, posthook, forms, pasted_pre, pasted_post)
 
 
 def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, function,
-                            operands: str, native: bool, fast: bool,
+                            operands: str, tested: bool, native: bool, fast: bool,
                             pasted_pre: InlineHook | None = None,
                             pasted_post: InlineHook | None = None):
-    """`factory(..., builtin_TypeError, f)` returning `(helper,)` for one operator site shape.
+    """`factory(..., builtin_TypeError, f, truth)` returning `(helper,)` for one site shape.
 
     The helper runs `function` (the factory's `f`) on `len(operands)` operands,
     those marked "k" in `operands` being builtin constants at the site. With
     `native`, an operation whose operands are all builtins runs natively after
     the hooks. The `fast` helper writes the operator out; the other calls `f`,
-    so that an outer context running it sees that call.
+    so that an outer context running it sees that call. A `tested` helper
+    returns its result's truth, tested in the context as truth tests are.
     """
     params = [f"a{i}" for i in range(len(operands))]
     passed = ", ".join(params)
@@ -96,11 +97,13 @@ def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, functi
                 "else:", f"    out = res(f)({passed})"]
     else:  # builtin constants only
         body = written
-    helper = f"op_{function.__name__}_{operands}"
-    key = ("operator", prehook, posthook, overdub, function, operands, native, fast)
+    helper = f"{'opt' if tested else 'op'}_{function.__name__}_{operands}"
+    result = "out is True or (out is not False and truth(out))" if tested else "out"
+    key = ("operator", prehook, posthook, overdub, function, operands, tested, native, fast)
     label = f"{helper} pre={prehook} post={posthook} overdub={overdub} native={native}"
     return _factory(key, label + (" fast" if fast else ""), prehook, posthook,
-                    [(helper, params, body)], pasted_pre, pasted_post, bound_f=True)
+                    [(helper, params, body, result)], pasted_pre, pasted_post,
+                    extra=", f, truth")
 
 
 def _written(function, params: list) -> list | None:
@@ -135,25 +138,26 @@ def _with_f(passed: str) -> str:
 
 def _factory(key: tuple, label: str, prehook: bool, posthook: bool, forms: list,
              pasted_pre: InlineHook | None, pasted_post: InlineHook | None,
-             bound_f: bool = False):
+             extra: str = ""):
     first = pasted_pre or pasted_post
     with _lock:
         cache = _factories if first is None else _pasted.setdefault(first, {})
         factory = cache.get((key, pasted_post))
         if factory is None:
-            text = _source(prehook, posthook, forms, bound_f)
+            text = _source(prehook, posthook, forms, extra)
             factory = cache[key, pasted_post] = _build(text, label, pasted_pre, pasted_post)
     return factory
 
 
-def _source(prehook: bool, posthook: bool, forms: list, bound_f: bool) -> str:
-    lines = [f"def helpers({_PARAMETERS}{', f' if bound_f else ''}):"]
-    for helper, params, body in forms:
+def _source(prehook: bool, posthook: bool, forms: list, extra: str) -> str:
+    """The factory's text; `extra` are more parameters (`f` there binds the callee)."""
+    lines = [f"def helpers({_PARAMETERS}{extra}):"]
+    for helper, params, body, result in forms:
         if params is None:
             signature, passed = "f, args, kwargs, /", "*args, **kwargs"
         else:
             passed = ", ".join(params)
-            signature = ", ".join([*([] if bound_f else ["f"]), *params, "/"])
+            signature = ", ".join([*([] if extra else ["f"]), *params, "/"])
         with_f = _with_f(passed)
         lines.append(f"    def {helper}({signature}):")
         if prehook:
@@ -161,7 +165,7 @@ def _source(prehook: bool, posthook: bool, forms: list, bound_f: bool) -> str:
         lines += [f"        {line}" for line in body]
         if posthook:
             lines.append(f"        post(out, {with_f})")
-        lines.append("        return out")
+        lines.append(f"        return {result}")
     lines.append(f"    return {', '.join(helper for helper, *_ in forms)},")
     return "\n".join(lines) + "\n"
 

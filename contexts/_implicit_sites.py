@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from contexts._names import assign, at, call, constant, hidden, mangled, name
+from contexts._names import PREFIX, assign, at, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 
@@ -92,15 +92,17 @@ class ImplicitMixin(BodyTransformer):
         if isinstance(test, ast.BoolOp):
             test.values = [self.truth(value) for value in test.values]
             return test
+        test = self.visit(test)
+        if self.tests_in_helper(test):
+            return test
         if not self.walrus_allowed:
-            return self.helper("truth", [self.visit(test)], test)
+            return self.helper("truth", [test], test)
         # `(t := x) is True or t is not False and truth(t)`: a bool costs no call.
         if isinstance(test, ast.NamedExpr):
             temp = test.target.id
         else:
             temp = self.operand(test)
             test = ast.NamedExpr(target=name(temp, test, store=True), value=test, **at(test))
-        test = self.visit(test)
         held = name(temp, test)
         is_true = ast.Compare(left=test, ops=[ast.Is()], comparators=[_constant(True, test)],
                               **at(test))
@@ -108,6 +110,19 @@ class ImplicitMixin(BodyTransformer):
                                 comparators=[_constant(False, test)], **at(test))
         tested = self.helper("truth", [name(temp, test)], test)
         return _joined(ast.Or(), [is_true, _joined(ast.And(), [not_false, tested], test)], test)
+
+    def tests_in_helper(self, test: ast.expr) -> bool:
+        """Make a hooked operator site test its own result (`op_lt_vk` -> `opt_lt_vk`).
+
+        Its helper then returns the result's truth, tested as above: the common
+        `if a < b:` costs no test at the site.
+        """
+        operator_helper = f"{PREFIX}{self.level}_op_"
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and \
+                test.func.id.startswith(operator_helper):
+            test.func.id = f"{PREFIX}{self.level}_opt_{test.func.id[len(operator_helper):]}"
+            return True
+        return False
 
     def operand(self, where: ast.AST) -> str:
         """A fresh hidden name to hold a tested value."""

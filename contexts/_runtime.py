@@ -181,7 +181,7 @@ class Runtime:
         values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
                   "visible": _visible}
         if self.mode.hooked:
-            values.update(zip(HELPER_NAMES, self._helpers(pre, post, ovd)))
+            values.update(zip(HELPER_NAMES, self._helpers(pre, post, ovd, values)))
         dispatch = self.dispatch
         call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
         call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
@@ -200,7 +200,7 @@ class Runtime:
         return values
 
     def _helpers(self, pre: Callable | None, post: Callable | None,
-                 ovd: Callable | None) -> tuple:
+                 ovd: Callable | None, values: dict) -> tuple:
         """The call helpers, with the hooks' bodies pasted in where they allow it.
 
         Helpers with pasted hooks carry the plain ones as `__ovd_slow__`: an
@@ -216,7 +216,7 @@ class Runtime:
         if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
             pasted_post = None  # the helpers can only have one module's globals
         self.operator_helpers = _OperatorHelpers(flags, arguments, claimed,
-                                                 (pasted_pre, pasted_post))
+                                                 (pasted_pre, pasted_post), values)
         helpers = helper_factory(*flags)(*arguments)
         if not (pasted_pre or pasted_post):
             return helpers
@@ -272,21 +272,24 @@ class _OperatorHelpers:
     """
 
     def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
-                 pasted: tuple) -> None:
+                 pasted: tuple, values: dict) -> None:
         self.flags = flags
         self.arguments = arguments
         self.claimed = claimed
         self.pasted = pasted
+        self.values = values  # the cell values, the truth test among them
 
     def __call__(self, what: str) -> Callable:
-        stem, operands = what.removeprefix("op_").rsplit("_", 1)
-        function = getattr(operator, stem)
-        if function not in OPERATOR_FUNCTIONS:
+        kind, _, rest = what.partition("_")
+        stem, operands = rest.rsplit("_", 1)
+        function = getattr(operator, stem, None)
+        if kind not in ("op", "opt") or function not in OPERATOR_FUNCTIONS:
             raise KeyError(what)
         native = self.claimed is not None and function not in self.claimed
-        shape = (*self.flags, function, operands, native)
-        slow, = operator_helper_factory(*shape, False)(*self.arguments, function)
-        fast, = operator_helper_factory(*shape, True, *self.pasted)(*self.arguments, function)
+        shape = (*self.flags, function, operands, kind == "opt", native)
+        arguments = (*self.arguments, function, self.values["truth"])
+        slow, = operator_helper_factory(*shape, False)(*arguments)
+        fast, = operator_helper_factory(*shape, True, *self.pasted)(*arguments)
         fast.__ovd_slow__ = slow
         return fast
 

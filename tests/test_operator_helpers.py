@@ -44,6 +44,11 @@ def _sites() -> dict:
                                  lambda a, b, k=k: (a, k))
         sites[f"b{index}_kv"] = ([f"return {k} {symbol} b"], function,
                                  lambda a, b, k=k: (k, b))
+        # in a truth test, the helper tests its own result (`opt_...`)
+        sites[f"t{index}_vv"] = ([f"return 1 if a {symbol} b else 0"], function,
+                                 lambda a, b: (a, b))
+        sites[f"t{index}_vk"] = ([f"if a {symbol} {k}:", "    return 1", "return 0"], function,
+                                 lambda a, b, k=k: (a, k))
     for index, (symbol, function) in enumerate(INPLACE.items()):
         sites[f"i{index}_vv"] = ([f"a {symbol} b", "return a"], function, lambda a, b: (a, b))
         sites[f"i{index}_vk"] = ([f"a {symbol} {CONSTANT}", "return a"], function,
@@ -130,9 +135,9 @@ def test_a_hooked_operator_site_sees_the_call_and_acts_as_plain(site_module, sit
     after = SeenAfter(metadata=[])
     assert same(outcome(lambda: overdub(after, function, a, b)), plain)
     if plain[0] == "value":
-        assert [entry[:2] for entry in after.metadata] == [(operator_function,
-                                                           arguments(a, b))]
-        assert same(("value", after.metadata[0][2]), plain)
+        (called, called_with, out), = after.metadata
+        assert (called, called_with) == (operator_function, arguments(a, b))
+        assert same(("value", out), outcome(lambda: operator_function(*arguments(a, b))))
 
 
 @given(a=st.integers(), b=st.integers())
@@ -166,8 +171,39 @@ def test_a_user_operand_beside_a_constant_goes_through_the_context(site_module):
     assert Meters.__rsub__ in [f for f, _ in seen.metadata]
 
 
-def test_an_outer_context_sees_the_operator_call_inside_the_helper(site_module):
+@pytest.mark.parametrize("site", ["b15_vk", "t15_vk"])
+def test_an_outer_context_sees_the_operator_call_inside_the_helper(site_module, site):
     outer, inner = Seen(metadata=[]), Seen(metadata=[])
-    assert overdub(outer, overdub, inner, site_module.b15_vk, 1, None) is True
+    assert overdub(outer, overdub, inner, getattr(site_module, site), 1, None) in (True, 1)
     assert inner.metadata == [(operator.lt, (1, CONSTANT))]
     assert (operator.lt, (1, CONSTANT)) in outer.metadata  # the inner helper's own call
+
+
+class Verdict:
+    """What a user `__lt__` may return: its truth is Python code too."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        return self.value
+
+
+class Weight:
+    def __init__(self, grams):
+        self.grams = grams
+
+    def __lt__(self, other):
+        return Verdict(self.grams < other)
+
+
+def test_a_tested_operator_site_tests_a_user_result_in_the_context(site_module):
+    """`if a < 3:` with a user `__lt__`: the hooks see `__lt__`, then `__bool__`."""
+    for grams, expected in [(1, 1), (5, 0)]:
+        seen = Seen(metadata=[])
+        assert overdub(seen, site_module.t15_vk, Weight(grams), None) == expected
+        called = [f for f, _ in seen.metadata]
+        assert called.index(Weight.__lt__) < called.index(Verdict.__bool__)
+    seen = Seen(metadata=[])
+    assert overdub(seen, site_module.t15_vk, 1, None) == 1
+    assert seen.metadata == [(operator.lt, (1, CONSTANT))]  # a bool: nothing else runs
