@@ -84,7 +84,10 @@ class _Lowering(BodyTransformer):
 
     def visit_Assign(self, node: ast.Assign):
         node.value = self.visit(node.value)
-        if not any(self.lowers_store(n) for t in node.targets for n in ast.walk(t)):
+        targets = node.targets
+        if len(targets) == 1 and type(targets[0]) is ast.Name:  # the common `x = ...`
+            return node
+        if not any(self.lowers_store(n) for t in targets for n in ast.walk(t)):
             node.targets = [self.store_target(t) for t in node.targets]
             return node
         # Python evaluates the value, then stores into each target left to right.

@@ -41,11 +41,18 @@ _LOAD, _STORE = ast.Load(), ast.Store()
 
 def at(where: ast.AST) -> dict:
     """The location of `where`, to give a new node (cheaper than `ast.copy_location`)."""
-    lineno = where.lineno
-    col = where.col_offset
-    return {"lineno": lineno, "col_offset": col,
-            "end_lineno": getattr(where, "end_lineno", None) or lineno,
-            "end_col_offset": getattr(where, "end_col_offset", None) or col}
+    try:
+        location = {"lineno": where.lineno, "col_offset": where.col_offset,
+                    "end_lineno": where.end_lineno, "end_col_offset": where.end_col_offset}
+    except AttributeError:  # a node a pass made without its end
+        location = None
+    if location is None or location["end_lineno"] is None or \
+            location["end_col_offset"] is None:
+        lineno, col = where.lineno, where.col_offset
+        location = {"lineno": lineno, "col_offset": col,
+                    "end_lineno": getattr(where, "end_lineno", None) or lineno,
+                    "end_col_offset": getattr(where, "end_col_offset", None) or col}
+    return location
 
 
 def name(identifier: str, where: ast.AST | None = None, store: bool = False) -> ast.Name:
