@@ -29,7 +29,7 @@ _factories: dict = {}
 _pasted: "weakref.WeakKeyDictionary[InlineHook, dict]" = weakref.WeakKeyDictionary()
 
 _PARAMETERS = ("pre, post, res, ovd, table, miss, native, hook_self, builtin_type,"
-               " unresolved")
+               " builtin_TypeError")
 HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx"]
 
 # An operator on builtin operands, written out: no call of the `operator` function.
@@ -52,11 +52,9 @@ _UNARY_SYMBOLS = {operator.neg: "-", operator.pos: "+", operator.invert: "~",
 def helper_factory(prehook: bool, posthook: bool, overdub: bool,
                    pasted_pre: InlineHook | None = None,
                    pasted_post: InlineHook | None = None):
-    """`factory(pre, post, res, ovd, table, miss, native, ctx, type, unresolved)`.
+    """`factory(pre, post, res, ovd, table, miss, native, ctx, type, TypeError)`.
 
-    (Builtins are passed in: with hooks pasted, the helpers' globals are the hooks'.
-    `table` is the runtime's exact dict of resolved callees; `unresolved` the
-    errors a lookup of a new or unhashable callee raises.)
+    (Builtins are passed in: with hooks pasted, the helpers' globals are the hooks'.)
 
     It returns the helpers `call0` ... `callN` and `callx`. A hook given as
     `pasted_*` has its body pasted into the fixed-arity helpers instead of
@@ -74,7 +72,7 @@ def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, functi
                             operands: str, tested: bool, native: bool, fast: bool,
                             pasted_pre: InlineHook | None = None,
                             pasted_post: InlineHook | None = None):
-    """`factory(..., unresolved, f, truth)` returning `(helper,)` for one site shape.
+    """`factory(..., builtin_TypeError, f, truth)` returning `(helper,)` for one site shape.
 
     The helper runs `function` (the factory's `f`) on `len(operands)` operands,
     those marked "k" in `operands` being builtin constants at the site. With
@@ -130,7 +128,7 @@ def _calling(params: list | None, overdub: bool) -> list:
     passed = "*args, **kwargs" if params is None else ", ".join(params)
     if overdub:
         return [f"out = ovd({_with_f(passed)})"]
-    return ["try:", "    g = table[f]", "except unresolved:", "    g = miss(f)",
+    return ["try:", "    g = table[f]", "except builtin_TypeError:", "    g = miss(f)",
             f"out = g({passed})"]
 
 

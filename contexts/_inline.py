@@ -30,7 +30,7 @@ from contexts._source import SourceUnavailable
 
 # What the helpers' own code calls its values; a hook may not use these names.
 HELPER_NAMES = frozenset({"pre", "post", "res", "ovd", "table", "miss", "native",
-                          "builtin_type", "unresolved", "hook_self", "f", "g", "out",
+                          "builtin_type", "builtin_TypeError", "hook_self", "f", "g", "out",
                           "args", "kwargs"}) | {f"a{i}" for i in range(MAX_ARITY + 1)}
 
 _ALLOWED_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.If, ast.For,

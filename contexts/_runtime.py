@@ -48,11 +48,7 @@ class Runtime:
         self.passes = ctx.passes
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
-        # Callee -> what runs for it, twice: an exact dict for the helpers and
-        # `dispatch` (its lookups are the faster), and one whose missing keys
-        # resolve, for the subscripts at resolve-mode call sites.
-        self.resolved: dict = {}
-        self.table = _Resolved(self._miss)
+        self.resolved = _Resolved(self._miss)
         self.method_bindings: dict = {}  # (type, builtin method name) -> `_binding`
         self.bound_methods: list = []  # the bound builtin methods `resolved` holds
         # Weakly keyed: a closure made afresh on every call is not kept alive here.
@@ -70,7 +66,7 @@ class Runtime:
         target = self.resolve(f, primitives=True)
         if isinstance(f, _CACHEABLE) and _identity_hashed(f) and not getattr(
                 f, "__closure__", None):  # closures are often made afresh: not pinned
-            self.resolved[f] = self.table[f] = target
+            self.resolved[f] = target
         return target
 
     def _bound_builtin(self, f: Callable) -> Callable:
@@ -92,9 +88,8 @@ class Runtime:
         if len(self.bound_methods) >= _PINNED:
             for method in self.bound_methods:
                 self.resolved.pop(method, None)
-                self.table.pop(method, None)
             self.bound_methods.clear()
-        self.resolved[f] = self.table[f] = target
+        self.resolved[f] = target
         self.bound_methods.append(f)
         return target
 
@@ -183,7 +178,7 @@ class Runtime:
         ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
         if ovd is not None and (self.profile.primitives or self.profile.tagging):
             ovd = self._primitives_first(ovd)
-        values = {"res": self.dispatch, "table": self.table, "ctx": self.ctx,
+        values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
                   "visible": _visible}
         if self.mode.hooked:
             values.update(zip(HELPER_NAMES, self._helpers(pre, post, ovd, values)))
@@ -215,7 +210,7 @@ class Runtime:
         flags = (pre is not None, post is not None, ovd is not None)
         arguments = (pre, post, self.dispatch, ovd, self.resolved, self._miss,
                      NATIVE_OPERANDS if claimed is not None else frozenset(),
-                     self.ctx, type, (KeyError, TypeError))
+                     self.ctx, type, TypeError)
         pasted_pre = pre and inline_hook(pre, self.ctx, ("f",))
         pasted_post = post and inline_hook(post, self.ctx, ("out", "f"))
         if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
@@ -344,10 +339,7 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
 
 
 class _Resolved(dict):
-    """Callee -> what runs for it; `table[f]` resolves (and maybe caches) a new `f`.
-
-    (Its lookups cost more than an exact dict's: only call sites that must
-    resolve in a subscript, without a call, use it.)"""
+    """Callee -> what runs for it; `table[f]` resolves (and maybe caches) a new `f`."""
 
     __slots__ = ("miss",)
 
@@ -359,11 +351,11 @@ class _Resolved(dict):
         return self.miss(f)
 
 
-def _make_dispatch(resolved: dict, miss: Callable) -> Callable:
+def _make_dispatch(resolved: _Resolved, miss: Callable) -> Callable:
     def dispatch(f):
         try:
             return resolved[f]
-        except (KeyError, TypeError):  # new, or unhashable: resolved afresh every time
+        except TypeError:  # unhashable: resolved afresh every time
             return miss(f)
 
     return dispatch
