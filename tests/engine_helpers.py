@@ -1,4 +1,4 @@
-"""Contexts shared by the engine tests: recorders of what the hooks see."""
+"""Shared by the engine tests: recorders of what the hooks see, and small user types."""
 
 from __future__ import annotations
 
@@ -46,3 +46,13 @@ def _same(g, f) -> bool:
 
 def name_of(f) -> str:
     return getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+
+
+class Answer:
+    """A user truth: testing it runs `__bool__`, Python code a context sees."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        return self.value

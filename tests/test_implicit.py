@@ -1,6 +1,7 @@
 """Implicit calls reach the context: property getters and setters, `with`, iteration."""
 
 from contexts import Context, overdub, primitive
+from tests.engine_helpers import Answer
 
 
 class Trace(Context):
@@ -108,14 +109,6 @@ class Claims(Context):
 
 def test_a_primitive_on_enter_is_honoured():
     assert overdub(Claims(), use_manager, [], None) == ["claimed", "body", ("exit", None)]
-
-
-class Answer:
-    def __init__(self, value):
-        self.value = value
-
-    def __bool__(self):
-        return self.value
 
 
 class Count:
