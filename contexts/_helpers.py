@@ -103,7 +103,7 @@ def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, functi
     label = f"{helper} pre={prehook} post={posthook} overdub={overdub} native={native}"
     return _factory(key, label + (" fast" if fast else ""), prehook, posthook,
                     [(helper, params, body, result)], pasted_pre, pasted_post,
-                    extra=", f, truth")
+                    extra=", f, truth", nested=not fast)
 
 
 def _written(function, params: list) -> list | None:
@@ -138,14 +138,17 @@ def _with_f(passed: str) -> str:
 
 def _factory(key: tuple, label: str, prehook: bool, posthook: bool, forms: list,
              pasted_pre: InlineHook | None, pasted_post: InlineHook | None,
-             extra: str = ""):
+             extra: str = "", nested: bool = True):
+    """The cached factory of `forms`; `nested`: an outer context may run its helpers
+    (a fast helper never is: it carries `__ovd_slow__`)."""
     first = pasted_pre or pasted_post
     with _lock:
         cache = _factories if first is None else _pasted.setdefault(first, {})
         factory = cache.get((key, pasted_post))
         if factory is None:
             text = _source(prehook, posthook, forms, extra)
-            factory = cache[key, pasted_post] = _build(text, label, pasted_pre, pasted_post)
+            factory = cache[key, pasted_post] = _build(text, label, pasted_pre, pasted_post,
+                                                       nested)
     return factory
 
 
@@ -171,7 +174,7 @@ def _source(prehook: bool, posthook: bool, forms: list, extra: str) -> str:
 
 
 def _build(text: str, label: str, pasted_pre: InlineHook | None,
-           pasted_post: InlineHook | None):
+           pasted_post: InlineHook | None, nested: bool):
     first = pasted_pre or pasted_post
     if first is None:
         filename = f"<contexts helpers {label}>"
@@ -191,11 +194,13 @@ def _build(text: str, label: str, pasted_pre: InlineHook | None,
     namespace: dict = {}
     exec(compile(module, filename, "exec"), namespace)
     factory = namespace["helpers"]
-    nested = {c.co_name: c for c in factory.__code__.co_consts if isinstance(c, types.CodeType)}
+    if not nested:
+        return factory
+    codes = {c.co_name: c for c in factory.__code__.co_consts if isinstance(c, types.CodeType)}
     for node in outer.body:
         if isinstance(node, ast.FunctionDef):
             located = Located(node=node, chain=(outer,), imports=(), filename=filename)
-            register_generated(nested[node.name], located)
+            register_generated(codes[node.name], located)
     return factory
 
 
