@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import collections
 import dataclasses
@@ -20,7 +21,7 @@ import weakref
 import attrs
 import pytest
 
-from contexts import Context, canrecurse, lowered, overdub, primitive
+from contexts import Context, canrecurse, context, lowered, overdub, primitive
 from tests.engine_helpers import Events, Trace, name_of
 
 
@@ -466,6 +467,54 @@ def test_one_file_loaded_twice_transforms_in_every_mode(tmp_path):
             expected = {Trace: (7, 10, 7), Doubling: (14, 20, 14)}[type(ctx)]
             assert (overdub(ctx, module.plain, 3), overdub(ctx, module.Shape().area, 3),
                     overdub(ctx, module.outer, 3)) == expected
+
+
+
+NESTED = """
+def outer(x):
+    scale = 2
+
+    def inner(y):
+        return y * scale + 1
+    shift = lambda z: z - 1
+    pairs = [(lambda k: k * scale)(i) for i in range(2)]
+    return inner, shift, inner(x) + shift(x) + sum(pairs)
+"""
+
+
+def _bump_every_int(context_type, f, tree):
+    """A pass that rewrites nested bodies too (as `ast.walk` passes do)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            node.value += 100
+    return tree
+
+
+Bumping = context("Bumping")
+Bumping.passes = [_bump_every_int]
+
+
+@pytest.mark.parametrize("outer_first", [True, False])
+def test_scopes_inside_a_function_are_found_before_or_after_it(tmp_path, outer_first):
+    """A function's body is indexed when a scope inside it is first asked for: from
+    the file's own node, or from a fresh parse once the function's node was handed
+    to its first transform, which a pass may have changed all through. Later modes
+    still get the source of the scopes inside."""
+    path = tmp_path / f"nested_{outer_first}.py"
+    path.write_text(NESTED)
+    module = _load(path, f"nested_{outer_first}")
+    inner, shift, total = module.outer(3)
+    ctx = Trace()
+    if outer_first:
+        overdub(Bumping(), module.outer, 3)
+    assert (overdub(ctx, inner, 3), overdub(ctx, shift, 3)) == (7, 2)
+    if not outer_first:  # it must not change the nodes found inside it
+        overdub(Bumping(), module.outer, 3)
+    assert overdub(ctx, module.outer, 3)[2] == total
+    assert {f for f, _ in ctx.metadata} >= {operator.mul, operator.add, operator.sub}
+    for f in (module.outer, inner, shift):
+        assert canrecurse(ctx, f), canrecurse.why(ctx, f)
+    assert (overdub(Doubling(), inner, 3), overdub(Doubling(), shift, 3)) == (14, 2)
 
 
 # 2. Hooks ------------------------------------------------------------------------
