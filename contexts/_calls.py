@@ -29,7 +29,7 @@ import sys
 
 from contexts._names import NATIVE, at, call, hidden, is_native, name
 from contexts._implicit_sites import ImplicitMixin
-from contexts._lower import FRAME_ATTRIBUTES, NATIVE_OPERANDS, OPERATOR_FUNCTIONS
+from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS, operator_site
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
@@ -71,11 +71,6 @@ def _is_hashable_constant(node: ast.expr) -> bool:
     except TypeError:
         return False
     return True
-
-
-def _is_builtin_constant(node: ast.expr) -> bool:
-    """An operand that is a constant of a type whose operators may run natively."""
-    return isinstance(node, ast.Constant) and type(node.value) in NATIVE_OPERANDS
 
 
 def _is_operator(node: ast.expr) -> bool:
@@ -158,9 +153,7 @@ class _Calls(ImplicitMixin):
     def hooked_call(self, node: ast.Call) -> ast.Call:
         simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
         if simple and len(node.args) <= 2 and _is_operator(node.func):
-            operands = "".join("k" if _is_builtin_constant(a) else "v" for a in node.args)
-            what = f"op_{node.func.value.__name__}_{operands}"
-            return call(name(hidden(self.level, what), node), node.args, node)
+            return operator_site(node.func.value, node.args, node, self.level)
         if simple and len(node.args) <= MAX_ARITY:
             helper = name(self.helper_names[f"call{len(node.args)}"], node)
             return call(helper, [node.func, *node.args], node)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from contexts._names import NATIVE, assign, call, constant, hidden, mangled, name
+from contexts._names import NATIVE, assign, at, call, constant, hidden, mangled, name
 from contexts._visit import BodyTransformer
 
 FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
@@ -48,22 +48,40 @@ NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
 def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None,
-          attributes: bool = False, class_name: str | None = None) -> ast.FunctionDef:
+          attributes: bool = False, class_name: str | None = None,
+          hooked_sites: bool = False) -> ast.FunctionDef:
     """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
 
     With `attributes`, attribute loads, stores and deletions become calls of
     `getattr`, `setattr` and `delattr` too (the tagging layer needs them).
+    With `hooked_sites`, operators are written as the hooked sites the call
+    pass would make of them (`operator_site`), when no pass runs in between.
     """
-    return _Lowering(level, wanted, attributes, class_name).transform_body(tree)
+    lowering = _Lowering(level, wanted, attributes, class_name, hooked_sites)
+    return lowering.transform_body(tree)
+
+
+def operator_site(function, args: list, where: ast.AST, level: int) -> ast.Call:
+    """A hooked operator site: a call of the helper made for its operator and for
+    which operands are builtin constants (`n < 2` is `__ovd0_op_lt_vk__(n, 2)`)."""
+    operands = "".join("k" if is_builtin_constant(a) else "v" for a in args)
+    helper = name(hidden(level, f"op_{function.__name__}_{operands}"), where)
+    return call(helper, args, where, native=level)
+
+
+def is_builtin_constant(node: ast.expr) -> bool:
+    """An operand that is a constant of a type whose operators may run natively."""
+    return type(node) is ast.Constant and type(node.value) in NATIVE_OPERANDS
 
 
 class _Lowering(BodyTransformer):
     def __init__(self, level: int, wanted: frozenset | None, attributes: bool,
-                 class_name: str | None) -> None:
+                 class_name: str | None, hooked_sites: bool) -> None:
         self.level = level
         self.wanted = wanted
         self.attributes = attributes
         self.class_name = class_name  # private names are mangled with it
+        self.hooked_sites = hooked_sites
         self.temps = 0
         self.walrus_allowed = True
 
@@ -78,6 +96,8 @@ class _Lowering(BodyTransformer):
         return hidden(self.level, f"t{self.temps}")
 
     def op(self, function, args: list, where: ast.AST) -> ast.Call:
+        if self.hooked_sites and len(args) <= 2:
+            return operator_site(function, args, where, self.level)
         return call(constant(function, where), args, where)
 
     # Statements -----------------------------------------------------------
@@ -174,29 +194,34 @@ class _Lowering(BodyTransformer):
         out.append(ast.copy_location(ast.Expr(value=setitem), node))
         return out
 
-    def augmented_name(self, node: ast.AugAssign, function) -> list:
-        """`x op= v`; for `str += str` CPython's in-place concatenation is kept."""
-        value = self.temp()
-        out = [assign(value, self.visit(node.value), node)]
-        lowered = ast.Assign(targets=[name(node.target.id, node, store=True)],
-                             value=self.op(function, [name(node.target.id, node),
-                                                      name(value, node)], node))
-        ast.copy_location(lowered, node)
-        if function is not operator.iadd:
-            return out + [lowered]
-        fast = ast.AugAssign(target=name(node.target.id, node, store=True), op=ast.Add(),
-                             value=name(value, node))
-        ast.copy_location(fast, node)
+    def augmented_name(self, node: ast.AugAssign, function) -> ast.stmt | list:
+        """`x op= v` is `x = iop(x, v)`, `x` loaded first. For `str += str`,
+        CPython's in-place concatenation is kept: it needs `x` to be the string's
+        only holder, so the operands wait in temporaries and `x` gets it back."""
+        target, value = node.target.id, self.visit(node.value)
+
+        def lowered(left: ast.expr, right: ast.expr) -> ast.stmt:
+            return assign(target, self.op(function, [left, right], node), node)
+
+        if function is not operator.iadd or (
+                type(value) is ast.Constant and type(value.value) is not str):
+            return lowered(name(target, node), value)
 
         def is_str(identifier: str) -> ast.expr:
             kind = call(constant(type, node), [name(identifier, node)], node, native=True)
-            test = ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)])
-            return ast.copy_location(test, node)
+            return ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)],
+                               **at(node))
 
-        test = ast.BoolOp(op=ast.And(), values=[is_str(node.target.id), is_str(value)])
-        ast.copy_location(test, node)
-        branch = ast.If(test=test, body=[fast], orelse=[lowered])
-        return out + [ast.copy_location(branch, node)]
+        left, right = self.temp(), self.temp()
+        concatenate = [
+            assign(target, name(left, node), node),
+            ast.Delete(targets=[name(left, node, delete=True)], **at(node)),
+            ast.AugAssign(target=name(target, node, store=True), op=ast.Add(),
+                          value=name(right, node), **at(node))]
+        test = ast.BoolOp(op=ast.And(), values=[is_str(left), is_str(right)], **at(node))
+        branch = ast.If(test=test, body=concatenate,
+                        orelse=[lowered(name(left, node), name(right, node))], **at(node))
+        return [assign(left, name(target, node), node), assign(right, value, node), branch]
 
     def visit_Delete(self, node: ast.Delete):
         if not self.lowers(operator.delitem) and not self.attributes:

@@ -36,7 +36,7 @@ def level_of(tree: ast.AST) -> int:
 
 
 
-_LOAD, _STORE = ast.Load(), ast.Store()
+_LOAD, _STORE, _DELETE = ast.Load(), ast.Store(), ast.Del()
 
 
 def at(where: ast.AST) -> dict:
@@ -55,8 +55,9 @@ def at(where: ast.AST) -> dict:
     return location
 
 
-def name(identifier: str, where: ast.AST | None = None, store: bool = False) -> ast.Name:
-    context = _STORE if store else _LOAD
+def name(identifier: str, where: ast.AST | None = None, store: bool = False,
+         delete: bool = False) -> ast.Name:
+    context = _STORE if store else _DELETE if delete else _LOAD
     if where is None:
         return ast.Name(id=identifier, ctx=context)
     return ast.Name(id=identifier, ctx=context, **at(where))

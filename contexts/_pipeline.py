@@ -147,8 +147,10 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode) -> tuple:
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)
     if mode.operators != frozenset() or mode.tagging:
+        # With nothing in between, lowering writes the hooked operator sites itself.
+        hooked_sites = mode.hooked and not mode.passes and not mode.tagging
         tree = lower(tree, level, mode.operators, attributes=mode.tagging,
-                     class_name=class_name)
+                     class_name=class_name, hooked_sites=hooked_sites)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
     if mode.tagging:  # the tagging pass must see markers resolved

@@ -1215,6 +1215,39 @@ def augmented_assignment(x):
     return [rec.data, rec._n, lst, alias is lst, t, t_alias is t, s, n, f, grid], events
 
 
+TALLY: Any = None
+
+
+def _rebinding_tally(value: Any) -> Any:
+    global TALLY
+    TALLY = value * 3
+    return value
+
+
+@case(2, "c")
+def in_place_target_loaded_before_the_value(number, text):
+    """`x op= v` loads `x` before it evaluates `v`, which here rebinds `x`."""
+    global TALLY
+    results = []
+    for start, operand in ((10, number), ("ab", text), ([1], [number])):
+        TALLY = start
+        TALLY += _rebinding_tally(operand)
+        results.append(TALLY)
+    TALLY = 10
+    TALLY -= _rebinding_tally(number)
+    results.append(TALLY)
+    del TALLY
+    n = 1
+
+    def change():
+        nonlocal n
+        n = 50
+        return number
+
+    n += change()
+    return results, n
+
+
 @case(["ab", "cd", "ef"])
 @case([])
 def string_concatenation(words):
