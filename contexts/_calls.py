@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from contexts._names import NATIVE, at, call, hidden, is_native, name
+from contexts._names import NATIVE, call, hidden, is_native, name, placed
 from contexts._implicit_sites import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS, operator_site
 from contexts._visit import BodyTransformer
@@ -142,8 +142,8 @@ class _Calls(ImplicitMixin):
 
     def resolved_call(self, node: ast.Call) -> ast.Call:
         if _is_hashable_constant(node.func):
-            lookup = ast.Subscript(value=name(self.helper_names["table"], node),
-                                   slice=node.func, ctx=ast.Load(), **at(node))
+            lookup = placed(ast.Subscript(value=name(self.helper_names["table"], node),
+                                          slice=node.func, ctx=ast.Load()), node)
             setattr(lookup, NATIVE, True)  # machinery: an outer context does not lower it
             node.func = lookup
             return node

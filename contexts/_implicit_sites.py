@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from contexts._names import PREFIX, assign, at, call, constant, hidden, mangled, name
+from contexts._names import (PREFIX, assign, call, constant, hidden, mangled, name,
+                             placed)
 from contexts._visit import BodyTransformer
 
 
@@ -102,12 +103,13 @@ class ImplicitMixin(BodyTransformer):
             temp = test.target.id
         else:
             temp = self.operand(test)
-            test = ast.NamedExpr(target=name(temp, test, store=True), value=test, **at(test))
+            bound = ast.NamedExpr(target=name(temp, test, store=True), value=test)
+            test = placed(bound, test)
         held = name(temp, test)
-        is_true = ast.Compare(left=test, ops=[ast.Is()], comparators=[_constant(True, test)],
-                              **at(test))
-        not_false = ast.Compare(left=held, ops=[ast.IsNot()],
-                                comparators=[_constant(False, test)], **at(test))
+        is_true = placed(ast.Compare(left=test, ops=[ast.Is()],
+                                     comparators=[constant(True, test)]), test)
+        not_false = placed(ast.Compare(left=held, ops=[ast.IsNot()],
+                                       comparators=[constant(False, test)]), test)
         tested = self.helper("truth", [name(temp, test)], test)
         return _joined(ast.Or(), [is_true, _joined(ast.And(), [not_false, tested], test)], test)
 
@@ -165,8 +167,8 @@ class ImplicitMixin(BodyTransformer):
         temp = self.operand(node)
         binding = self.truthy if isinstance(node.op, ast.Or) else self.falsy
         chosen = _joined(ast.Or(), [binding(v, temp) for v in tested], node)
-        return ast.IfExp(test=chosen, body=name(temp, node), orelse=self.visit(node.values[-1]),
-                         **at(node))
+        last = self.visit(node.values[-1])
+        return placed(ast.IfExp(test=chosen, body=name(temp, node), orelse=last), node)
 
     def truthy(self, node: ast.expr, temp: str) -> ast.expr:
         """A test that `node` is truthy, holding its value in `temp` when it is."""
@@ -176,8 +178,8 @@ class ImplicitMixin(BodyTransformer):
             *first, last = node.values
             values = [self.truth(v) for v in first] + [self.truthy(last, temp)]
             return _joined(ast.And(), values, node)
-        return self.truth(ast.NamedExpr(target=name(temp, node, store=True), value=node,
-                                        **at(node)), _gives_bool(node))
+        bound = ast.NamedExpr(target=name(temp, node, store=True), value=node)
+        return self.truth(placed(bound, node), _gives_bool(node))
 
     def falsy(self, node: ast.expr, temp: str) -> ast.expr:
         """A test that `node` is falsy, holding its value in `temp` when it is."""
@@ -223,13 +225,9 @@ def _gives_bool(test: ast.expr) -> bool:
 
 def _negated(test: ast.expr) -> ast.expr:
     """`not test`, written so that no later lowering makes it a call of `operator.not_`."""
-    return ast.IfExp(test=test, body=_constant(False, test), orelse=_constant(True, test),
-                     **at(test))
-
-
-def _constant(value: bool, where: ast.AST) -> ast.Constant:
-    return ast.Constant(value=value, **at(where))
+    negated = ast.IfExp(test=test, body=constant(False, test), orelse=constant(True, test))
+    return placed(negated, test)
 
 
 def _joined(op: ast.boolop, values: list, where: ast.AST) -> ast.expr:
-    return values[0] if len(values) == 1 else ast.BoolOp(op=op, values=values, **at(where))
+    return values[0] if len(values) == 1 else placed(ast.BoolOp(op=op, values=values), where)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 import operator
 
-from contexts._names import NATIVE, assign, at, call, constant, hidden, mangled, name
+from contexts._names import (NATIVE, assign, call, constant, hidden, mangled, name,
+                             placed)
 from contexts._visit import BodyTransformer
 
 FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
@@ -209,18 +210,18 @@ class _Lowering(BodyTransformer):
 
         def is_str(identifier: str) -> ast.expr:
             kind = call(constant(type, node), [name(identifier, node)], node, native=True)
-            return ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)],
-                               **at(node))
+            test = ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)])
+            return placed(test, node)
 
         left, right = self.temp(), self.temp()
         concatenate = [
             assign(target, name(left, node), node),
-            ast.Delete(targets=[name(left, node, delete=True)], **at(node)),
-            ast.AugAssign(target=name(target, node, store=True), op=ast.Add(),
-                          value=name(right, node), **at(node))]
-        test = ast.BoolOp(op=ast.And(), values=[is_str(left), is_str(right)], **at(node))
-        branch = ast.If(test=test, body=concatenate,
-                        orelse=[lowered(name(left, node), name(right, node))], **at(node))
+            placed(ast.Delete(targets=[name(left, node, delete=True)]), node),
+            placed(ast.AugAssign(target=name(target, node, store=True), op=ast.Add(),
+                                 value=name(right, node)), node)]
+        test = placed(ast.BoolOp(op=ast.And(), values=[is_str(left), is_str(right)]), node)
+        branch = placed(ast.If(test=test, body=concatenate,
+                               orelse=[lowered(name(left, node), name(right, node))]), node)
         return [assign(left, name(target, node), node), assign(right, value, node), branch]
 
     def visit_Delete(self, node: ast.Delete):

@@ -20,7 +20,7 @@ import operator
 import types
 
 from contexts._calls import CALLER_NAMES
-from contexts._names import NATIVE, at, call, constant, hidden, name
+from contexts._names import NATIVE, call, constant, hidden, name, placed
 from contexts._visit import BodyTransformer
 from tagging import _markers as markers
 
@@ -199,8 +199,8 @@ class _Tagging(BodyTransformer):
     def display(self, function, args: list, where: ast.AST) -> ast.Call:
         if any(isinstance(a, ast.Starred) for a in args):
             # `[*x]` packs its items the way the display does, with its error message
-            packed = ast.Tuple(elts=args, ctx=ast.Load(), **at(where))
-            args = [ast.Starred(value=packed, ctx=ast.Load(), **at(where))]
+            packed = placed(ast.Tuple(elts=args, ctx=ast.Load()), where)
+            args = [placed(ast.Starred(value=packed, ctx=ast.Load()), where)]
         return call(constant(function, where), args, where)
 
     def visit_List(self, node: ast.List) -> ast.expr:
