@@ -27,8 +27,8 @@ _PLACE_FLAGS = inspect.CO_NESTED
 def function_node(located: Located) -> ast.AST:
     """A fresh, mutable `FunctionDef` for the located function (lambdas become one).
 
-    The first caller may get the located node itself (see `locate`): parsing
-    it again would be a tenth of a first transform. Later callers parse the
+    The first caller may get the located node's contents (see `take`): parsing
+    them again would be a tenth of a first transform. Later callers parse the
     function's lines again.
     """
     node = located.node
@@ -39,8 +39,9 @@ def function_node(located: Located) -> ast.AST:
         tree = ast.FunctionDef(name="<lambda>", args=copy.args, body=[body],
                                decorator_list=[], returns=None, type_comment=None)
         return ast.copy_location(tree, node)
-    if take(located):
-        return node
+    taken = take(located)
+    if taken is not None:
+        return taken
     if located.lines:
         return reparse(located.span, located.lines)
     return _copy(node)

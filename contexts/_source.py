@@ -12,6 +12,7 @@ so an outer context transforms that tree, not the file.
 from __future__ import annotations
 
 import ast
+import copy
 import linecache
 import sys
 import threading
@@ -151,15 +152,23 @@ def locate(f: types.FunctionType) -> Located:
                    lines=index.lines, span=span, owned=owned)
 
 
-def take(located: Located) -> bool:
-    """Whether the caller may mutate `located.node`: true once, for an owned node."""
+def take(located: Located) -> ast.AST | None:
+    """The owned node, for the one caller that may mutate it (else None).
+
+    The caller gets it as a new node: the index and the Located keep the old
+    one, left without a body, so the tree the caller makes is not kept alive
+    with them (later callers parse the definition's lines again).
+    """
     if not located.owned:
-        return False
+        return None
     with _lock:
-        if getattr(located.node, "ovd_taken", False):
-            return False
-        located.node.ovd_taken = True
-        return True
+        node = located.node
+        if getattr(node, "ovd_taken", False):
+            return None
+        node.ovd_taken = True
+        moved = copy.copy(node)
+        node.body = []
+        return moved
 
 
 def reparse(span: tuple, lines: tuple) -> ast.AST:

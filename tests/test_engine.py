@@ -517,6 +517,23 @@ def test_scopes_inside_a_function_are_found_before_or_after_it(tmp_path, outer_f
     assert (overdub(Doubling(), inner, 3), overdub(Doubling(), shift, 3)) == (14, 2)
 
 
+
+def test_no_transformed_tree_outlives_its_compile(tmp_path):
+    """The file index hands its node's contents to the first transform: neither
+    the index nor the cached source keeps the (larger) transformed tree alive."""
+    path = tmp_path / "retained_probe.py"
+    path.write_text("def retained_probe(x):\n    return x * 2 + 1\n")
+    module = _load(path, "retained_probe")
+    assert overdub(Trace(), module.retained_probe, 3) == 7
+    gc.collect()
+    trees = [o for o in gc.get_objects()
+             if isinstance(o, ast.FunctionDef) and o.name == "retained_probe"]
+    assert trees, "the file index keeps the definition's node"
+    hidden = [n.id for tree in trees for n in ast.walk(tree)
+              if isinstance(n, ast.Name) and n.id.startswith("__ovd")]
+    assert hidden == []
+
+
 # 2. Hooks ------------------------------------------------------------------------
 
 def leaf(x):
