@@ -14,6 +14,7 @@ from typing import Any, Callable
 from contexts._canonical import split
 from contexts._context import Context
 from contexts._marks import nooverdub, precompile
+from contexts._names import is_literal
 from contexts._pipeline import transformed_tree
 from contexts._runtime import runtime_of
 from contexts._source import SourceUnavailable
@@ -106,20 +107,27 @@ def lowered(ctx: Context, f: Callable) -> str:
         raise TypeError(f"lowered() needs a Python function; {key!r} has no Python body "
                         f"({_why(ctx, f)})")
     try:
-        tree = transformed_tree(key, runtime_of(ctx).mode)
+        tree, cells = transformed_tree(key, runtime_of(ctx).mode)
     except SourceUnavailable as why:
         raise TypeError(f"lowered(): {why}") from None
-    return ast.unparse(_Readable().visit(tree))
+    return ast.unparse(_Readable(cells).visit(tree))
 
 
 class _Readable(ast.NodeTransformer):
-    """Show objects held in constants by their dotted names."""
+    """Show objects held in constants or cells by their dotted names."""
+
+    def __init__(self, cells: dict) -> None:
+        self.cells = cells
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
-        value = node.value
-        if isinstance(value, (int, float, complex, str, bytes, bool, type(None), tuple,
-                              frozenset, type(...))):
-            return node
+        return node if is_literal(node.value) else self.named(node.value, node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        cell = self.cells.get(node.id)
+        return node if cell is None else self.named(cell.cell_contents, node)
+
+    @staticmethod
+    def named(value: Any, where: ast.AST) -> ast.Name:
         module = getattr(value, "__module__", None) or getattr(
             type(value), "__module__", "")
         label = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
@@ -128,9 +136,4 @@ class _Readable(ast.NodeTransformer):
             text = f"operator.{label}"
         elif module == "builtins" and label:
             text = label
-        return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), node)
-
-
-# Run directly, these pay no call for their `nooverdub` markers; an outer
-# context still reads the marked source.
-precompile([overdub, recurse, fallback, run_default, call_untagged])
+        return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), where)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from contexts._names import NATIVE, call, hidden, is_native, name, placed
+from contexts._names import NATIVE, Hidden, call, is_native, name, placed
 from contexts._implicit_sites import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS, operator_site
 from contexts._visit import BodyTransformer
@@ -39,16 +39,16 @@ CALLER_NAMES = FRAME_NAMES | {"super"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
-def rewrite_calls(tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
+def rewrite_calls(tree: ast.FunctionDef, hidden: Hidden, hooked: bool, iterating: bool,
                   properties: bool, truths: bool, class_name: str | None) -> ast.FunctionDef:
     """Route every call site through the context (and implicit calls, see the mixin)."""
-    calls = _Calls(tree, level, hooked, iterating, properties, truths, class_name)
+    calls = _Calls(tree, hidden, hooked, iterating, properties, truths, class_name)
     return calls.transform_body(tree)
 
 
-def resolve_markers(tree: ast.FunctionDef, level: int) -> ast.FunctionDef:
+def resolve_markers(tree: ast.FunctionDef, hidden: Hidden) -> ast.FunctionDef:
     """`contextslot()` becomes the context; `nooverdub(f)(...)` a native call of `f`."""
-    return _Markers(level).transform_body(tree)
+    return _Markers(hidden).transform_body(tree)
 
 
 def is_nooverdub(node: ast.expr) -> bool:
@@ -82,12 +82,12 @@ def _is_operator(node: ast.expr) -> bool:
 
 
 class _Markers(BodyTransformer):
-    def __init__(self, level: int) -> None:
-        self.level = level
+    def __init__(self, hidden: Hidden) -> None:
+        self.hidden = hidden
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):
-            return name(hidden(self.level, "ctx"), node)
+            return name(self.hidden("ctx"), node)
         if is_nooverdub(node.func):
             node.func = node.func.args[0]
             setattr(node, NATIVE, True)
@@ -95,10 +95,11 @@ class _Markers(BodyTransformer):
 
 
 class _Calls(ImplicitMixin):
-    def __init__(self, tree: ast.FunctionDef, level: int, hooked: bool, iterating: bool,
+    def __init__(self, tree: ast.FunctionDef, hidden: Hidden, hooked: bool, iterating: bool,
                  properties: bool, truths: bool, class_name: str | None) -> None:
         self.class_name = class_name
-        self.level = level
+        self.hidden = hidden
+        self.level = hidden.level
         self.hooked = hooked
         self.iterating = iterating
         self.properties = properties
@@ -107,12 +108,10 @@ class _Calls(ImplicitMixin):
         self.first = positional[0].arg if positional else None
         self.body = tree.body
         self.scoped_supers: set | None = None  # found when a bare `super()` is met
-        self.helper_names = {what: hidden(level, what) for what in (
-            "res", "table", *(f"call{n}" for n in range(MAX_ARITY + 1)))}
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
-            return name(hidden(self.level, "ctx"), node)
+            return name(self.hidden("ctx"), node)
         if is_nooverdub(node.func):
             node.func = node.func.args[0]
             setattr(node, NATIVE, True)
@@ -137,25 +136,25 @@ class _Calls(ImplicitMixin):
     def frame_sensitive(self, node: ast.Call) -> ast.expr:
         setattr(node, NATIVE, True)
         if isinstance(node.func, ast.Name) and node.func.id in _FILTERED and not node.args:
-            return call(name(hidden(self.level, "visible"), node), [node], node, native=True)
+            return call(name(self.hidden("visible"), node), [node], node, native=True)
         return node
 
     def resolved_call(self, node: ast.Call) -> ast.Call:
         if _is_hashable_constant(node.func):
-            lookup = placed(ast.Subscript(value=name(self.helper_names["table"], node),
+            lookup = placed(ast.Subscript(value=name(self.hidden("table"), node),
                                           slice=node.func, ctx=ast.Load()), node)
             setattr(lookup, NATIVE, True)  # machinery: an outer context does not lower it
             node.func = lookup
             return node
-        node.func = call(name(self.helper_names["res"], node), [node.func], node, native=True)
+        node.func = call(name(self.hidden("res"), node), [node.func], node, native=True)
         return node
 
     def hooked_call(self, node: ast.Call) -> ast.Call:
         simple = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
         if simple and len(node.args) <= 2 and _is_operator(node.func):
-            return operator_site(node.func.value, node.args, node, self.level)
+            return operator_site(node.func.value, node.args, node, self.hidden)
         if simple and len(node.args) <= MAX_ARITY:
-            helper = name(self.helper_names[f"call{len(node.args)}"], node)
+            helper = name(self.hidden(f"call{len(node.args)}"), node)
             return call(helper, [node.func, *node.args], node)
         args = ast.copy_location(ast.Tuple(elts=node.args, ctx=ast.Load()), node)
         kwargs = ast.Dict(keys=[k.arg for k in node.keywords],
@@ -163,7 +162,7 @@ class _Calls(ImplicitMixin):
         kwargs.keys = [k and ast.copy_location(ast.Constant(value=k), node)
                        for k in kwargs.keys]
         ast.copy_location(kwargs, node)
-        return call(name(hidden(self.level, "callx"), node), [node.func, args, kwargs], node)
+        return call(name(self.hidden("callx"), node), [node.func, args, kwargs], node)
 
 
 def _is_bare_super(node: ast.Call) -> bool:

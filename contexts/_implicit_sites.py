@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from contexts._names import (PREFIX, assign, call, constant, hidden, mangled, name,
+from contexts._names import (PREFIX, Hidden, assign, call, constant, mangled, name,
                              placed)
 from contexts._visit import BodyTransformer
 
@@ -26,6 +26,7 @@ class ImplicitMixin(BodyTransformer):
     pass already makes attribute access calls); `self.truths` truth tests.
     """
 
+    hidden: Hidden
     level: int
     iterating: bool
     properties: bool
@@ -37,7 +38,7 @@ class ImplicitMixin(BodyTransformer):
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.expr:
         # Native for this context; an outer context runs the helper in its own.
-        return call(name(hidden(self.level, what), where), args, where, native=self.level)
+        return call(name(self.hidden(what), where), args, where, native=self.level)
 
     def wrap(self, node: ast.expr) -> ast.expr:
         return self.helper("iter", [node], node)
@@ -122,14 +123,14 @@ class ImplicitMixin(BodyTransformer):
         operator_helper = f"{PREFIX}{self.level}_op_"
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and \
                 test.func.id.startswith(operator_helper):
-            test.func.id = f"{PREFIX}{self.level}_opt_{test.func.id[len(operator_helper):]}"
+            test.func.id = self.hidden(f"opt_{test.func.id[len(operator_helper):-2]}")
             return True
         return False
 
     def operand(self, where: ast.AST) -> str:
         """A fresh hidden name to hold a tested value."""
         self.operands += 1
-        return hidden(self.level, f"b{self.operands}")
+        return self.hidden(f"b{self.operands}")
 
     def visit_If(self, node: ast.If | ast.While) -> ast.AST:
         node.test = self.truth(node.test)
@@ -205,7 +206,7 @@ class ImplicitMixin(BodyTransformer):
         if self.properties and len(node.targets) == 1 and isinstance(target, ast.Attribute):
             # `o.x = v`: v first, then o, as Python evaluates them.
             self.stores += 1
-            temp = hidden(self.level, f"s{self.stores}")
+            temp = self.hidden(f"s{self.stores}")
             attribute = constant(mangled(target.attr, self.class_name), target)
             store = self.helper("setattr", [target.value, attribute, name(temp, node)], node)
             return [assign(temp, node.value, node),

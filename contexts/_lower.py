@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ast
 import operator
+from typing import Any
 
-from contexts._names import (NATIVE, assign, call, constant, hidden, mangled, name,
+from contexts._names import (NATIVE, Hidden, assign, call, constant, mangled, name,
                              placed)
 from contexts._visit import BodyTransformer
 
@@ -48,26 +49,26 @@ OPERATOR_FUNCTIONS = frozenset(
 NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
-def lower(tree: ast.FunctionDef, level: int, wanted: frozenset | None = None,
+def lower(tree: ast.FunctionDef, hidden: Hidden, wanted: frozenset | None = None,
           attributes: bool = False, class_name: str | None = None,
-          hooked_sites: bool = False) -> ast.FunctionDef:
+          direct: bool = False) -> ast.FunctionDef:
     """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
 
     With `attributes`, attribute loads, stores and deletions become calls of
     `getattr`, `setattr` and `delattr` too (the tagging layer needs them).
-    With `hooked_sites`, operators are written as the hooked sites the call
-    pass would make of them (`operator_site`), when no pass runs in between.
+    `direct`, when no pass runs before the (hooked) call pass: operators are
+    written as the hooked sites that pass would make of them (`operator_site`),
+    and objects go straight into cells.
     """
-    lowering = _Lowering(level, wanted, attributes, class_name, hooked_sites)
-    return lowering.transform_body(tree)
+    return _Lowering(hidden, wanted, attributes, class_name, direct).transform_body(tree)
 
 
-def operator_site(function, args: list, where: ast.AST, level: int) -> ast.Call:
+def operator_site(function, args: list, where: ast.AST, hidden: Hidden) -> ast.Call:
     """A hooked operator site: a call of the helper made for its operator and for
     which operands are builtin constants (`n < 2` is `__ovd0_op_lt_vk__(n, 2)`)."""
     operands = "".join("k" if is_builtin_constant(a) else "v" for a in args)
-    helper = name(hidden(level, f"op_{function.__name__}_{operands}"), where)
-    return call(helper, args, where, native=level)
+    helper = name(hidden(f"op_{function.__name__}_{operands}"), where)
+    return call(helper, args, where, native=hidden.level)
 
 
 def is_builtin_constant(node: ast.expr) -> bool:
@@ -76,13 +77,13 @@ def is_builtin_constant(node: ast.expr) -> bool:
 
 
 class _Lowering(BodyTransformer):
-    def __init__(self, level: int, wanted: frozenset | None, attributes: bool,
-                 class_name: str | None, hooked_sites: bool) -> None:
-        self.level = level
+    def __init__(self, hidden: Hidden, wanted: frozenset | None, attributes: bool,
+                 class_name: str | None, direct: bool) -> None:
+        self.hidden = hidden
         self.wanted = wanted
         self.attributes = attributes
         self.class_name = class_name  # private names are mangled with it
-        self.hooked_sites = hooked_sites
+        self.direct = direct
         self.temps = 0
         self.walrus_allowed = True
 
@@ -94,12 +95,16 @@ class _Lowering(BodyTransformer):
 
     def temp(self) -> str:
         self.temps += 1
-        return hidden(self.level, f"t{self.temps}")
+        return self.hidden(f"t{self.temps}")
+
+    def held(self, value: Any, where: ast.AST) -> ast.expr:
+        """An object in the tree: a constant a pass can read, or (direct) a cell."""
+        return self.hidden.holding(value, where) if self.direct else constant(value, where)
 
     def op(self, function, args: list, where: ast.AST) -> ast.Call:
-        if self.hooked_sites and len(args) <= 2:
-            return operator_site(function, args, where, self.level)
-        return call(constant(function, where), args, where)
+        if self.direct and len(args) <= 2:
+            return operator_site(function, args, where, self.hidden)
+        return call(self.held(function, where), args, where)
 
     # Statements -----------------------------------------------------------
 
@@ -209,8 +214,8 @@ class _Lowering(BodyTransformer):
             return lowered(name(target, node), value)
 
         def is_str(identifier: str) -> ast.expr:
-            kind = call(constant(type, node), [name(identifier, node)], node, native=True)
-            test = ast.Compare(left=kind, ops=[ast.Is()], comparators=[constant(str, node)])
+            kind = call(self.held(type, node), [name(identifier, node)], node, native=True)
+            test = ast.Compare(left=kind, ops=[ast.Is()], comparators=[self.held(str, node)])
             return placed(test, node)
 
         left, right = self.temp(), self.temp()
@@ -284,7 +289,7 @@ class _Lowering(BodyTransformer):
         if not self.lowers(operator.getitem):
             return node
         parts = [part or constant(None, node) for part in (node.lower, node.upper, node.step)]
-        return call(constant(slice, node), parts, node, native=True)
+        return call(self.held(slice, node), parts, node, native=True)
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
         allowed, self.walrus_allowed = self.walrus_allowed, False

@@ -36,11 +36,12 @@ def precompile(functions) -> None:
     """
     from contexts._calls import resolve_markers
     from contexts._compile import compile_in_context, finish_code, function_node
+    from contexts._names import Hidden
     from contexts._source import locate, register_generated
 
     for f in functions:
         located = locate(f)
-        tree = resolve_markers(function_node(located), 0)
+        tree = resolve_markers(function_node(located), Hidden(0))
         code = compile_in_context(located, tree, (), f.__code__.co_freevars)
         code = finish_code(code, f.__code__)
         register_generated(code, attrs.evolve(located, node=tree, lines=()))

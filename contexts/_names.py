@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import types
 from typing import Any
 
 PREFIX = "__ovd"
@@ -22,6 +23,44 @@ _HIDDEN = re.compile(r"__ovd(\d+)_")
 def hidden(level: int, what: str) -> str:
     """The hidden name for `what` at nesting `level` (`__ovd0_res__`)."""
     return f"{PREFIX}{level}_{what}__"
+
+
+_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(...))
+
+
+def is_literal(value: Any) -> bool:
+    """Whether an `ast.Constant` may hold `value` in compiled code."""
+    return type(value) in _LITERALS or (
+        type(value) in (tuple, frozenset) and all(map(is_literal, value)))
+
+
+class Hidden:
+    """Makes the hidden names of one transform, at its level, and records them.
+
+    The compile step makes every recorded name a free variable of the body
+    (a temporary the body assigns stays its local), so no walk of the
+    transformed tree has to find them. Objects that no `ast.Constant` may
+    hold are put in cells, each under a name of its own.
+    """
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.names: set = set()
+        self.cells: dict = {}  # hidden name -> cell holding an object
+        self._by_identity: dict = {}  # id(object) -> the name of its cell
+
+    def __call__(self, what: str) -> str:
+        identifier = hidden(self.level, what)
+        self.names.add(identifier)
+        return identifier
+
+    def holding(self, value: Any, where: ast.AST) -> ast.Name:
+        """A name for `value`, which a cell holds."""
+        identifier = self._by_identity.get(id(value))
+        if identifier is None:
+            identifier = self._by_identity[id(value)] = self(f"c{len(self.cells)}")
+            self.cells[identifier] = types.CellType(value)
+        return name(identifier, where)
 
 
 def level_of(tree: ast.AST) -> int:

@@ -9,7 +9,10 @@
     6. calls    every call site through the context (markers resolved), and the
                 implicit ones (iteration, properties, `with`) when protocols
                 are watched
-    7. hoist    objects held in `ast.Constant` nodes into closure cells
+    7. hoist    objects held in `ast.Constant` nodes into closure cells, and
+                collect the hidden names (a walk that hooked contexts without
+                passes skip: their steps make every name and cell through a
+                shared `Hidden`, and lowering writes the hooked operator sites)
     8. compile  in the original lexical context, and register the tree
 
 The result depends only on the code object and the `Mode` (what the context
@@ -31,7 +34,7 @@ import attrs
 from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
-from contexts._names import PREFIX, hidden, level_of
+from contexts._names import PREFIX, Hidden, is_literal, level_of
 from contexts._source import (Located, SourceUnavailable, _registry, locate,
                               register_generated)
 
@@ -119,10 +122,12 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
     return found
 
 
-def transformed_tree(f: types.FunctionType, mode: Mode) -> ast.FunctionDef:
-    """The tree that `transform` compiles, before hoisting (for `lowered`)."""
+def transformed_tree(f: types.FunctionType, mode: Mode) -> tuple[ast.FunctionDef, dict]:
+    """The tree that `transform` compiles, before hoisting, and the cells it already
+    holds objects in, by name (for `lowered`)."""
     located = located_current(f)
-    return _steps(f.__code__, f, located, mode)[0]
+    tree, hidden, _ = _steps(f.__code__, f, located, mode)
+    return tree, hidden.cells
 
 
 def located_current(f: types.FunctionType) -> Located:
@@ -141,34 +146,38 @@ def _is_generated(located: Located, f: types.FunctionType) -> bool:
 
 
 def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode) -> tuple:
-    """The transformed tree of `code` (of function `f`, which user passes are given)."""
+    """The transformed tree of `code` (of function `f`, which user passes are given),
+    its hidden names, and whether they were all made through them (no walk needed)."""
     tree = function_node(located)
-    level = level_of(tree) if _registry.get(code) is located else 0
+    generated = _registry.get(code) is located
+    hidden = Hidden(level_of(tree) if generated else 0)
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)
+    # With nothing between lowering and the (hooked) call pass, and no hidden names
+    # in the source, the engine's own steps make every hidden name and cell.
+    direct = mode.hooked and not mode.passes and not mode.tagging and not generated
     if mode.operators != frozenset() or mode.tagging:
-        # With nothing in between, lowering writes the hooked operator sites itself.
-        hooked_sites = mode.hooked and not mode.passes and not mode.tagging
-        tree = lower(tree, level, mode.operators, attributes=mode.tagging,
-                     class_name=class_name, hooked_sites=hooked_sites)
+        tree = lower(tree, hidden, mode.operators, attributes=mode.tagging,
+                     class_name=class_name, direct=direct)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
     if mode.tagging:  # the tagging pass must see markers resolved
-        tree = resolve_markers(tree, level)
+        tree = resolve_markers(tree, hidden)
         for tagging_pass in TAGGING_PASSES:
-            tree = tagging_pass(tree, level, code, mode.hooked)
-    tree = rewrite_calls(tree, level, mode.hooked, iterating=mode.protocols,
+            tree = tagging_pass(tree, hidden.level, code, mode.hooked)
+    tree = rewrite_calls(tree, hidden, mode.hooked, iterating=mode.protocols,
                          properties=mode.properties, truths=mode.truths, class_name=class_name)
-    return tree, level
+    return tree, hidden, direct
 
 
 def _run(f: types.FunctionType, mode: Mode) -> Transform:
     located = located_current(f)
-    tree, level = _steps(f.__code__, f, located, mode)
-    constants, names = _hoist(tree, level)
+    tree, hidden, direct = _steps(f.__code__, f, located, mode)
+    if not direct:
+        _hoist(tree, hidden)
     original = f.__code__
     try:
-        code = compile_in_context(located, tree, names, original.co_freevars)
+        code = compile_in_context(located, tree, hidden.names, original.co_freevars)
     except (SyntaxError, ValueError, TypeError) as error:
         names = ", ".join(getattr(p, "__name__", repr(p)) for p in mode.passes)
         raise PassError(
@@ -176,8 +185,8 @@ def _run(f: types.FunctionType, mode: Mode) -> Transform:
             + (f" (passes: {names})" if names else "")) from error
     code = finish_code(code, original)
     register_generated(code, functools.partial(
-        _rebuild, weakref.ref(original), weakref.ref(f), mode, located, names))
-    return Transform(code=code, constants=constants)
+        _rebuild, weakref.ref(original), weakref.ref(f), mode, located, hidden.names))
+    return Transform(code=code, constants=hidden.cells)
 
 
 def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Located,
@@ -190,8 +199,10 @@ def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Loc
     code, f = code_ref(), f_ref()
     if code is None or (f is None and mode.passes):
         raise SourceUnavailable("the function this code was generated from is gone")
-    tree, level = _steps(code, f, located, mode)
-    if _hoist(tree, level)[1] != names:
+    tree, hidden, direct = _steps(code, f, located, mode)
+    if not direct:
+        _hoist(tree, hidden)
+    if hidden.names != names:
         raise SourceUnavailable(
             f"the passes gave {code.co_qualname} another tree the second time; an outer "
             "context needs them to be deterministic, so this code runs natively in it")
@@ -212,32 +223,12 @@ def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) 
     return result
 
 
-_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(...))
+def _hoist(tree: ast.AST, hidden: Hidden) -> None:
+    """Find the hidden names in `tree` and put the objects its constants hold in cells.
 
-
-def _hoist(tree: ast.AST, level: int) -> tuple[dict, set]:
-    """Replace constants holding arbitrary objects by names bound to cells.
-
-    One walk also collects the hidden names the tree uses (the compile step
-    makes them free variables). Returns (cells by name, hidden names).
+    For trees that passes, the tagging layer or an inner context made: their
+    hidden names and constants were not all made through `hidden`.
     """
-    cells: dict = {}
-    names: set = set()
-    by_identity: dict = {}
-
-    def hoisted(node: ast.Constant) -> ast.AST:
-        value = node.value
-        if type(value) in _LITERALS or (
-                type(value) in (tuple, frozenset) and _all_literal(value)):
-            return node
-        identifier = by_identity.get(id(value))
-        if identifier is None:
-            identifier = hidden(level, f"c{len(cells)}")
-            by_identity[id(value)] = identifier
-            cells[identifier] = types.CellType(value)
-        names.add(identifier)
-        return ast.copy_location(ast.Name(id=identifier, ctx=ast.Load()), node)
-
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -248,11 +239,11 @@ def _hoist(tree: ast.AST, level: int) -> tuple[dict, set]:
                 kind = type(item)
                 if kind is ast.Name:
                     if item.id.startswith(PREFIX):
-                        names.add(item.id)
+                        hidden.names.add(item.id)
                 elif kind is ast.Constant:
-                    new = hoisted(item)
-                    if new is item:
+                    if is_literal(item.value):
                         continue
+                    new = hidden.holding(item.value, item)
                     if single:
                         setattr(node, field, new)
                     else:
@@ -260,7 +251,6 @@ def _hoist(tree: ast.AST, level: int) -> tuple[dict, set]:
                 elif _has_inside.get(kind) or (
                         kind not in _has_inside and _learn_inside(kind)):
                     stack.append(item)
-    return cells, names
 
 
 _NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -271,8 +261,3 @@ def _learn_inside(kind: type) -> bool:
     inside = _has_inside[kind] = issubclass(kind, ast.AST) and not issubclass(
         kind, _NOTHING_INSIDE)
     return inside
-
-
-def _all_literal(values: Any) -> bool:
-    return all(type(v) in _LITERALS or (type(v) in (tuple, frozenset) and _all_literal(v))
-               for v in values)

@@ -19,7 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests import corpus
-from contexts import Context, canrecurse, fallback, overdub, primitive, recurse
+from contexts import Context, _pipeline, canrecurse, fallback, overdub, primitive, recurse
+from contexts._names import Hidden
+from contexts._runtime import runtime_of
 from tagging import enabletagging
 
 
@@ -208,6 +210,20 @@ def test_the_engine_sees_into_the_corpus(f):
     """Not vacuous: every corpus function runs transformed, not natively."""
     ctx = Hooked()
     assert canrecurse(ctx, f), canrecurse.why(ctx, f)
+
+
+@pytest.mark.parametrize("f", sorted({c[1] for c in corpus.CASES}, key=lambda f: f.__name__),
+                         ids=lambda f: f.__name__)
+def test_hooked_transforms_make_every_hidden_name_they_use(f):
+    """With no pass, a hooked transform makes each hidden name and cell through its
+    `Hidden` (so it needs no walk): a walk of its tree finds nothing more."""
+    located = _pipeline.located_current(f)
+    tree, hidden, direct = _pipeline._steps(f.__code__, f, located, runtime_of(Hooked()).mode)
+    assert direct
+    walked = Hidden(hidden.level)
+    _pipeline._hoist(tree, walked)
+    assert walked.cells == {}
+    assert walked.names <= hidden.names
 
 
 def test_corpus_is_large_enough():
