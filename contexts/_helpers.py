@@ -173,6 +173,28 @@ def _source(prehook: bool, posthook: bool, forms: list, extra: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _returning_directly(body: list) -> list:
+    """A helper's body in which an `out = X` just before `return out` is `return X`:
+    a store and a load less per call, where no posthook needs `out`."""
+    *rest, last = body
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)
+            and last.value.id == "out"):
+        return body
+    return _ending_with_return(rest, last)
+
+
+def _ending_with_return(body: list, returned: ast.Return) -> list:
+    *rest, last = body
+    if isinstance(last, ast.Assign) and isinstance(last.targets[0], ast.Name) and \
+            last.targets[0].id == "out":
+        return [*rest, ast.copy_location(ast.Return(value=last.value), last)]
+    if isinstance(last, ast.If) and last.orelse:
+        last.body = _ending_with_return(last.body, returned)
+        last.orelse = _ending_with_return(last.orelse, returned)
+        return body
+    return [*body, copy.copy(returned)]
+
+
 def _build(text: str, label: str, pasted_pre: InlineHook | None,
            pasted_post: InlineHook | None, nested: bool):
     first = pasted_pre or pasted_post
@@ -185,6 +207,7 @@ def _build(text: str, label: str, pasted_pre: InlineHook | None,
     outer = module.body[0]
     for node in outer.body:
         if isinstance(node, ast.FunctionDef):
+            node.body = _returning_directly(node.body)
             for stmt in node.body:  # finding the callee is machinery an outer context skips
                 if isinstance(stmt, ast.Try) or (
                         isinstance(stmt, ast.Assign) and stmt.targets[0].id == "g"):
