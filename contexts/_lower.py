@@ -296,8 +296,21 @@ class _Lowering(BodyTransformer):
         node.iter = self.visit(node.iter)
         self.walrus_allowed = allowed
         node.target = self.store_target(node.target)
-        node.ifs = [self.visit(test) for test in node.ifs]
+        node.ifs = [self.visit(_negations_inside(test)) for test in node.ifs]
         return node
+
+    # Truth tests: `not (a and b)` is tested as `not a or not b` (see below).
+
+    def visit_If(self, node: ast.If | ast.While | ast.IfExp | ast.Assert) -> ast.AST:
+        node.test = _negations_inside(node.test)
+        return self.generic_visit(node)
+
+    visit_While = visit_IfExp = visit_Assert = visit_If
+
+    def visit_match_case(self, node: ast.match_case) -> ast.AST:
+        if node.guard is not None:
+            node.guard = _negations_inside(node.guard)
+        return self.generic_visit(node)
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         node = self.generic_visit(node)
@@ -341,3 +354,25 @@ class _Lowering(BodyTransformer):
             right, left = ast.copy_location(index, where), name(temp, where)
         test = self.op(operator.contains, [right, left], where)
         return self.op(operator.not_, [test], where) if isinstance(op, ast.NotIn) else test
+
+
+def _negations_inside(test: ast.expr) -> ast.expr:
+    """A truth test with `not (a and b)` written `not a or not b` (`or`: `and`), and
+    `not not (a and b)` written `a and b`.
+
+    Only the truth of the test counts, so they are the same test; but `not`
+    lowered to `operator.not_` would test the value `a and b` chose, testing an
+    operand a second time, where CPython's jumps test each operand once.
+    """
+    core, negations = test, 0
+    while isinstance(core, ast.UnaryOp) and isinstance(core.op, ast.Not):
+        core, negations = core.operand, negations + 1
+    if not isinstance(core, ast.BoolOp):
+        return test
+    if negations % 2 == 0:
+        core.values = [_negations_inside(value) for value in core.values]
+        return core
+    flipped = ast.Or() if isinstance(core.op, ast.And) else ast.And()
+    negated = [_negations_inside(placed(ast.UnaryOp(ast.Not(), value), value))
+               for value in core.values]
+    return placed(ast.BoolOp(flipped, negated), test)

@@ -2500,10 +2500,24 @@ def yield_from_throw_class(n):
     return [step(next, g), step(g.throw, KeyError), step(g.close)]
 
 
-@case()
-def negated_conjunction():
-    """`if not (a and b)`: CPython tests `a` once, jumping on its answer."""
-    no = Loud("no", False)
-    if not (no and True):
-        return "negated"
-    return "not negated"
+@case(False, True)
+@case(True, False)
+@case(True, True)
+def negated_conjunction(a, b):
+    """`if not (a and b)`: CPython tests each operand once, jumping on its answer,
+    in every truth test (as a value, `not` tests the chosen operand again)."""
+    x, y = Loud("x", a), Loud("y", b)
+    out = []
+    if not (x and y):
+        out.append("if")
+    while not (x or y):
+        out.append("while")
+        break
+    out.append("ifexp" if not (x and not (y or x)) else "ifexp-not")
+    out.append([i for i in range(2) if not (x and y) and not (y or x)])
+    assert not (x and y) or True, "never"
+    match a:
+        case True if not (y and x):
+            out.append("guard")
+    out.append(not (x and y))  # a value: CPython tests the chosen operand twice
+    return out

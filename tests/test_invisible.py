@@ -105,10 +105,6 @@ XFAILS: dict = {
         "(contexts._models.delegate), which sees an exception thrown in only once it is "
         "raised, as an instance: `g.throw(KeyError)` reaches the iterator's `throw` as "
         "`throw(KeyError())`, where CPython passes the class as given")),
-    "negated_conjunction-0": (PROTOCOLS, (
-        "lowering makes `not` a call of `operator.not_`, which receives the value of "
-        "`a and b` and tests it again; CPython compiles `if not (a and b)` to jumps that "
-        "test `a` once")),
     "frame_introspection-0": (OBSERVING, (
         "the engine's hidden names (`__ovd0_...__`) are free variables of the "
         "transformed code, so `frame.f_locals` lists them; `locals()`, `vars()` and "
