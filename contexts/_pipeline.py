@@ -126,7 +126,7 @@ def transformed_tree(f: types.FunctionType, mode: Mode) -> tuple[ast.FunctionDef
     """The tree that `transform` compiles, before hoisting, and the cells it already
     holds objects in, by name (for `lowered`)."""
     located = located_current(f)
-    tree, hidden, _ = _steps(f.__code__, f, located, mode)
+    tree, hidden = _steps(f.__code__, f, located, mode, hoist=False)
     return tree, hidden.cells
 
 
@@ -145,9 +145,10 @@ def _is_generated(located: Located, f: types.FunctionType) -> bool:
     return _registry.get(f.__code__) is located
 
 
-def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode) -> tuple:
-    """The transformed tree of `code` (of function `f`, which user passes are given),
-    its hidden names, and whether they were all made through them (no walk needed)."""
+def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
+           hoist: bool = True) -> tuple[ast.FunctionDef, Hidden]:
+    """The transformed tree of `code` (of function `f`, which user passes are given)
+    and its hidden names and cells (with `hoist`, all of them)."""
     tree = function_node(located)
     generated = _registry.get(code) is located
     hidden = Hidden(level_of(tree) if generated else 0)
@@ -167,14 +168,14 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode) -> tuple:
             tree = tagging_pass(tree, hidden.level, code, mode.hooked)
     tree = rewrite_calls(tree, hidden, mode.hooked, iterating=mode.protocols,
                          properties=mode.properties, truths=mode.truths, class_name=class_name)
-    return tree, hidden, direct
+    if hoist and not direct:
+        _hoist(tree, hidden)
+    return tree, hidden
 
 
 def _run(f: types.FunctionType, mode: Mode) -> Transform:
     located = located_current(f)
-    tree, hidden, direct = _steps(f.__code__, f, located, mode)
-    if not direct:
-        _hoist(tree, hidden)
+    tree, hidden = _steps(f.__code__, f, located, mode)
     original = f.__code__
     try:
         code = compile_in_context(located, tree, hidden.names, original.co_freevars)
@@ -199,9 +200,7 @@ def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Loc
     code, f = code_ref(), f_ref()
     if code is None or (f is None and mode.passes):
         raise SourceUnavailable("the function this code was generated from is gone")
-    tree, hidden, direct = _steps(code, f, located, mode)
-    if not direct:
-        _hoist(tree, hidden)
+    tree, hidden = _steps(code, f, located, mode)
     if hidden.names != names:
         raise SourceUnavailable(
             f"the passes gave {code.co_qualname} another tree the second time; an outer "
