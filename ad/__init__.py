@@ -1,1 +1,14 @@
-"""Forward-mode automatic differentiation (built on `tagging`)."""
+"""Forward-mode automatic differentiation of ordinary Python, built on `tagging`.
+
+`D(f, x)` runs `f` unchanged in a fresh differentiation context: the heap and
+all outside code see plain numbers, tangents ride beside them, nested
+derivatives never confuse their perturbations, and a derivative that would be
+lost raises `NonDifferentiableError` instead of turning silently into zero.
+"""
+
+from ad._api import D, gradient, hessian, jacobian, jvp, rule
+from ad._check import check
+from ad._errors import NonDifferentiableError
+
+__all__ = ["D", "jvp", "gradient", "jacobian", "hessian", "rule", "check",
+           "NonDifferentiableError"]

@@ -128,20 +128,27 @@ def similarcontext(ctx: Context, **changes: Any) -> Context:
     return copy
 
 
-def primitive(*functions: Callable) -> Callable:
+def primitive(*functions: Any, told: bool = False) -> Callable:
     """Mark a context method as the implementation of `functions` in that context.
 
     `@primitive(f)` on `def rule(self, *args)` is the analogue of overloading
-    `overdub(ctx::Ctx, ::typeof(f), args...)` in Cassette.
+    `overdub(ctx::Ctx, ::typeof(f), args...)` in Cassette. With `told=True` the
+    method serves many functions and is told which one was called:
+    `def rule(self, f, *args)`. A single dict given instead of functions is a
+    table: its keys are the functions, read whenever the context type is
+    summarised, so a layer can add to it (and assign the method to the class
+    again, which makes the change take effect).
     """
     if not functions:
         raise TypeError("primitive() needs the function(s) the method stands for")
+    table = functions[0] if len(functions) == 1 and isinstance(functions[0], dict) else None
 
     def mark(method: Callable) -> Callable:
         if not callable(method):
             raise TypeError(f"@primitive must decorate a method, got {method!r}")
         previous = getattr(method, "__primitive_of__", ())
-        method.__primitive_of__ = previous + functions
+        method.__primitive_of__ = previous + ((table,) if table is not None else functions)
+        method.__primitive_told__ = told
         return method
 
     return mark
@@ -226,8 +233,9 @@ def _compute_profile(ctx_type: type, tagging: bool) -> Profile:
     primitives: dict = {}
     for klass in reversed(ctx_type.__mro__):
         for name, member in vars(klass).items():
-            for f in getattr(member, "__primitive_of__", ()):
-                primitives[_canonical_key(f)] = name
+            for entry in getattr(member, "__primitive_of__", ()):
+                for f in (entry if isinstance(entry, dict) else (entry,)):
+                    primitives[_canonical_key(f)] = name
     return Profile(hooks=hooks, primitives=primitives, tagging=tagging)
 
 

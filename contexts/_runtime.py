@@ -135,7 +135,11 @@ class Runtime:
             name = table.get(f) or table.get(key)
         except TypeError:
             return None
-        return getattr(self.ctx, name) if name else None
+        if not name:
+            return None
+        method = getattr(self.ctx, name)
+        return functools.partial(method, key) if getattr(method, "__primitive_told__", False) \
+            else method
 
     def body(self, key: Any) -> Callable | None:
         """The transformed body (or model) of a canonical callee, if the engine has one."""

@@ -52,10 +52,16 @@ def _call(f, *args):
 # Attributes ------------------------------------------------------------------------
 
 def getattr_(ctx, obj, name, *default):
+    """`obj.name`. An attribute that a value tagged for `ctx` has natively (a
+    number's `.real`, a slot of its class) is read by C code: a foreign call
+    `getattr(value, name)`, which reaches the context's `fallback`."""
     tag = ctx.tag
+    mine = obj if type(obj) is Tagged and obj.tag is tag else None
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
     route = nooverdub(heap.python_getter)(nooverdub(rawest)(obj), name)
     if route is None:
+        if mine is not None:
+            return ctx.fallback(getattr, mine, name, *default)
         value = getattr(obj, name, *default)
         return nooverdub(heap.load_attribute)(tag, obj, name, value)
     function, leading, trailing, hook = route

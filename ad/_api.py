@@ -1,0 +1,151 @@
+"""`D`, `jvp`, `gradient`, `jacobian`, `hessian` and `rule`.
+
+Each derivative makes a fresh tagging context (a fresh tag, so no two
+derivatives, nested or side by side, share one), tags the inputs with their
+tangents, runs `f` in it and reads the tangents of what comes back. Nothing
+is kept between calls, so threads, asyncio tasks and worker processes need no
+coordination.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+from contexts import overdub
+from tagging import enabletagging, tag, untag
+
+from ad._context import Differentiation
+from ad._errors import describe
+from ad._numbers import is_number, one_like
+from ad._rules import RULES, User
+from ad._structure import tangents_of
+
+_MISSING = object()
+
+
+def D(f: Callable, x: Any = _MISSING) -> Any:
+    """The derivative of `f` at `x`; without `x`, the derivative function.
+
+    `D(D(f))(x)` is the second derivative. `f` may return a number, a list,
+    tuple or dict of numbers, or an object with numeric fields; the derivative
+    has the same shape.
+    """
+    _check_callable(f, "D")
+    if x is _MISSING:
+        @functools.wraps(f)
+        def derivative(x: Any) -> Any:
+            return D(f, x)
+
+        return derivative
+    _check_point(x, "D", f)
+    return jvp(f, (x,), (one_like(untag_all(x)),))[1]
+
+
+def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
+    """`(f(*primals), its derivative in the direction of tangents)`."""
+    _check_callable(f, "jvp")
+    primals, tangents = tuple(primals), tuple(tangents)
+    if len(primals) != len(tangents):
+        raise ValueError(f"jvp() needs one tangent per primal; got {len(primals)} primals "
+                         f"and {len(tangents)} tangents")
+    for x in (*primals, *tangents):
+        _check_point(x, "jvp", f)
+    ctx = enabletagging(Differentiation(), f)
+    result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+    return _plain_value(result, ctx), _tangents(result, ctx, f)
+
+
+def gradient(f: Callable, xs: Sequence) -> list:
+    """The gradient of a scalar `f` at the point `xs`; `f` is called with a list."""
+    return [_partial(f, xs, i) for i in range(_check_points(xs, "gradient", f))]
+
+
+def jacobian(f: Callable, xs: Sequence) -> list:
+    """The rows d f_i / d x_j of a vector `f` at `xs`; `f` is called with a list."""
+    columns = [_partial(f, xs, j) for j in range(_check_points(xs, "jacobian", f))]
+    if not all(isinstance(column, (list, tuple)) for column in columns):
+        raise TypeError(f"jacobian() needs {describe(f)} to return a list or tuple of "
+                        "numbers; use gradient() for a function returning one number")
+    return [list(row) for row in zip(*columns)]
+
+
+def hessian(f: Callable, xs: Sequence) -> list:
+    """The matrix of second derivatives of a scalar `f` at `xs` (a list of rows)."""
+    _check_points(xs, "hessian", f)
+    return jacobian(lambda ys: gradient(f, ys), xs)
+
+
+def rule(f: Callable) -> Callable:
+    """Register a forward rule for `f`: `@rule(f)` on `def r(primals, tangents)`
+    returning `(value, tangent)`. A constant argument's tangent is 0."""
+    _check_callable(f, "rule")
+
+    def register(function: Callable) -> Callable:
+        _check_callable(function, "rule")
+        RULES[f] = User(function, describe(function))
+        # Assigning the primitive again tells the engine its table changed.
+        Differentiation.differentiate = Differentiation.__dict__["differentiate"]
+        return function
+
+    return register
+
+
+def _partial(f: Callable, xs: Sequence, index: int) -> Any:
+    """d f(xs) / d xs[index]: one forward pass, xs[index] seeded with 1."""
+    xs = list(xs)
+    tangents = [one_like(x) if i == index else 0 * x for i, x in enumerate(xs)]
+    return jvp(_called_with_list(f), xs, tangents)[1]
+
+
+def _called_with_list(f: Callable) -> Callable:
+    """`f` taking the point as separate arguments; it gets them as one list."""
+    def with_list(*xs: Any) -> Any:
+        return f(list(xs))
+
+    return with_list
+
+
+def _plain_value(result: Any, ctx: Any) -> Any:
+    return untag(result, ctx)
+
+
+def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
+    if callable(result) and not is_number(untag(result, ctx)):
+        raise TypeError(
+            f"{describe(f)} returned a function; derivatives of function-valued "
+            "functions are not supported. Differentiate the value it computes instead: "
+            "D(lambda x: f(x)(y), x0)")
+    if type(result) is not list and is_number(untag(result, ctx)):
+        from ad._structure import tangent_of
+        return tangent_of(result, ctx)
+    try:
+        return overdub(ctx, tangents_of, result, ctx)
+    except TypeError as error:
+        raise TypeError(f"{describe(f)}: {error}") from None
+
+
+def untag_all(x: Any) -> Any:
+    return x
+
+
+def _check_callable(f: Any, caller: str) -> None:
+    if not callable(f):
+        raise TypeError(f"{caller}() needs a function to differentiate, got "
+                        f"{type(f).__name__} {f!r}")
+
+
+def _check_point(x: Any, caller: str, f: Callable) -> None:
+    if not is_number(x):
+        raise TypeError(f"{caller}() differentiates at a number (int, float, complex, "
+                        f"Fraction, mpf or mpc); got {type(x).__name__} {x!r} for "
+                        f"{describe(f)}")
+
+
+def _check_points(xs: Any, caller: str, f: Callable) -> int:
+    if not isinstance(xs, (list, tuple)) or not xs:
+        raise TypeError(f"{caller}() needs a non-empty list of numbers, got "
+                        f"{type(xs).__name__} {xs!r} for {describe(f)}")
+    for x in xs:
+        _check_point(x, caller, f)
+    return len(xs)

@@ -1,0 +1,49 @@
+"""`NonDifferentiableError`, and where in the user's code a failing call was made."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+import contexts
+import tagging
+
+_LIBRARY = tuple(os.path.dirname(os.path.abspath(package.__file__)) + os.sep
+                 for package in (contexts, tagging, sys.modules[__package__]))
+
+
+class NonDifferentiableError(TypeError):
+    """A value carrying a derivative reached code that would drop it."""
+
+
+def describe(f: Any) -> str:
+    """`math.fsum`, `struct.pack`, `Point.norm`: how a user names `f`."""
+    module = getattr(f, "__module__", None) or ""
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+    module = {"_operator": "operator", "builtins": "", "_struct": "struct"}.get(module, module)
+    return f"{module}.{name}" if module else name
+
+
+def call_site() -> str:
+    """`file.py:12 in f`: the innermost frame of the user's code."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_LIBRARY) and not filename.startswith("<contexts"):
+            return f"{filename}:{frame.f_lineno} in {frame.f_code.co_name}"
+        frame = frame.f_back
+    return "an unknown place"
+
+
+def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
+    """The error for a call that would drop a derivative."""
+    name = describe(f)
+    reason = why or (f"{name} runs in C, has no derivative rule, and returned a number "
+                     "computed from a value carrying a derivative")
+    return NonDifferentiableError(
+        f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
+        f"Register a forward rule:\n\n"
+        f"    @ad.rule({name})\n"
+        f"    def _(primals, tangents):\n"
+        f"        return value, tangent\n")

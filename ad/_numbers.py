@@ -1,0 +1,30 @@
+"""The numbers `ad` differentiates, and the tangents they carry.
+
+A tangent lives in its primal's type: an int point is seeded with the int 1, a
+`Fraction` with `Fraction(1)`, an `mpf` with `mpf(1)` (at the working precision),
+and arithmetic on tangents promotes them as Python promotes the primals.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+NUMBERS = (int, float, complex, Fraction, mpmath.mpf, mpmath.mpc)
+SCALARS = frozenset(NUMBERS) | {bool}  # what an operator may run on natively
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, NUMBERS) and type(x) is not bool
+
+
+def one_like(x: Any) -> Any:
+    """The seed tangent of a point: 1 in the point's own type."""
+    return type(x)(1)
+
+
+def zero_like(x: Any) -> Any:
+    """The tangent of a result that does not depend on the point: 0 in its type."""
+    return type(x)(0) if is_number(x) else 0

@@ -1,0 +1,82 @@
+"""Small functions the rule tables share: signs, safe quotients, logarithms.
+
+A rule's tangent never raises or turns NaN where the primal did not: where a
+derivative is infinite (`sqrt` at 0) it is an infinity of the tangent's sign,
+and a zero tangent stays zero (`0 * inf` is taken as 0, the strong zero).
+"""
+
+from __future__ import annotations
+
+import cmath
+import math
+from typing import Any
+
+import mpmath
+
+_MP = (mpmath.mpf, mpmath.mpc)
+
+
+def is_complex(x: Any) -> bool:
+    return isinstance(x, (complex, mpmath.mpc))
+
+
+def sign(x: Any) -> int:
+    """-1, 0 or 1 (the derivative of `abs`; 0 at 0)."""
+    return (x > 0) - (x < 0)
+
+
+def dabs(g: Any, ans: Any, x: Any) -> Any:
+    """d|x|: sign(x) (0 at 0) for reals, Re(conj(x) g) / |x| for complex numbers."""
+    if is_complex(x):
+        return over((x.conjugate() * g).real, ans)
+    return g * sign(x)
+
+
+def over(numerator: Any, denominator: Any) -> Any:
+    """`numerator / denominator`, an infinity of the numerator's sign at a zero
+    denominator, and 0 when both are 0."""
+    if denominator != 0:
+        return numerator / denominator
+    if numerator == 0:
+        return numerator * 0
+    if isinstance(numerator, complex):
+        return complex(over(numerator.real, 0), over(numerator.imag, 0))
+    return math.copysign(math.inf, numerator)
+
+
+def log(x: Any) -> Any:
+    """The natural logarithm in `x`'s own kind (real, complex or mpmath)."""
+    if isinstance(x, _MP):
+        return mpmath.log(x)
+    if is_complex(x) or x < 0:
+        return cmath.log(x)
+    return math.log(x)
+
+
+def digamma(x: Any) -> Any:
+    """ψ(x) = Γ'(x)/Γ(x), in `x`'s precision (math has no digamma)."""
+    if isinstance(x, _MP):
+        return mpmath.digamma(x)
+    return float(mpmath.digamma(x))
+
+
+def pow_base(g: Any, ans: Any, x: Any, y: Any) -> Any:
+    """d(x**y) from x's tangent: y * x**(y-1), with x**0 constant and the edges at
+    x = 0 taken from the limit (0 for y > 1, g for y = 1, infinite for 0 < y < 1)."""
+    if y == 0:
+        return g * 0
+    if x == 0 and not is_complex(y):
+        if y == 1:
+            return g
+        return g * 0 if y > 1 else over(g * y, 0)
+    return g * y * x ** (y - 1)
+
+
+def pow_exponent(g: Any, ans: Any, x: Any, y: Any) -> Any:
+    """d(x**y) from y's tangent: x**y * log(x); 0 at x = 0; for a negative real
+    x (an integer y) the real part, x**y * log(-x)."""
+    if x == 0:
+        return g * 0
+    if not is_complex(ans) and x < 0:
+        return g * ans * log(-x)
+    return g * ans * log(x)

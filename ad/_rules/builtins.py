@@ -1,0 +1,52 @@
+"""Rules for the numeric builtins, number constructors and attributes of numbers.
+
+`sum`, `min`, `max`, `sorted` and `functools.reduce` need none: the engine runs
+Python models of them, so the tangents ride through their additions and the
+element they pick (with Python's own tie rules).
+"""
+
+import builtins
+from fractions import Fraction
+
+import mpmath
+
+from ad._rules._support import dabs, pow_base, pow_exponent
+from ad._rules._table import defconstant, defjvp, defrefused
+
+
+def real(x):
+    return x.real
+
+
+def imag(x):
+    return x.imag
+
+
+def conjugate(x):
+    return x.conjugate()
+
+
+def method(x, name, *args):
+    """`x.name(*args)`, for a method of a number that has no rule of its own."""
+    return getattr(x, name)(*args)
+
+
+defjvp(builtins.abs, dabs)
+defjvp(builtins.pow, pow_base, pow_exponent)
+defjvp(builtins.float, lambda g, ans, x: float(g))
+defjvp(builtins.complex, lambda g, ans, x, y=0: complex(g), lambda g, ans, x, y: g * 1j)
+defjvp(Fraction, lambda g, ans, x, d=1: Fraction(g), lambda g, ans, x, d: -g * ans / d)
+defjvp(mpmath.mpf, lambda g, ans, x: mpmath.mpf(g))
+defjvp(mpmath.mpc, lambda g, ans, x, y=0: mpmath.mpc(g), lambda g, ans, x, y: g * 1j)
+defjvp(real, lambda g, ans, x: g.real)
+defjvp(imag, lambda g, ans, x: g.imag)
+defjvp(conjugate, lambda g, ans, x: g.conjugate())
+defconstant(builtins.int, builtins.round, builtins.bool, builtins.hash, builtins.id,
+            builtins.len)
+defrefused(method)
+
+# Attributes of a number carrying a tangent: `x.real` is `real(x)`; a method
+# `x.conjugate` is `conjugate` bound to the tagged number, so calling it reaches
+# the rule. Any other method is `method(x, name)`, refused if it gives a number.
+ATTRIBUTES = {"real": real, "imag": imag}
+METHODS = {"conjugate": conjugate}

@@ -1,0 +1,1 @@
+"""Rules for `statistics` (filled in below)."""

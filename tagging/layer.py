@@ -1,0 +1,58 @@
+"""What a layer built on tagging may use beyond the tagging API (`ad` is one).
+
+A context that decides what foreign calls may receive needs to know whether
+a value carries its metadata anywhere: on itself, or in a slot of a container
+or object it reaches. The shadow store knows; this asks it, and nothing here
+changes it. A `Tagged` (exported by `tagging`) is read through its fields
+`value`, `meta` and `tag`; a context's tag is `ctx.tag`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tagging._tag import Tagged
+
+_WALKED = (list, tuple, dict, set, frozenset)
+_DEPTH = 8  # containers nested deeper than this are not looked into
+
+
+def carries_metadata(value: Any, ctx: Any) -> bool:
+    """Whether `value` is tagged for `ctx`, or holds, in a slot of a list, tuple,
+    dict, set or object at any depth, a value that `ctx` stored there with
+    metadata (and that the slot still holds)."""
+    tag = ctx.tag
+    if type(value) is Tagged:
+        return value.tag is tag
+    store = tag.store
+    if not (store.entries or store.members):
+        return False
+    return _holds(store, value, _DEPTH, set())
+
+
+def _holds(store: Any, value: Any, depth: int, seen: set) -> bool:
+    if depth == 0 or id(value) in seen:
+        return False
+    seen.add(id(value))
+    namespace = getattr(value, "__dict__", None)
+    container = namespace if type(namespace) is dict else value
+    for slot, (raw, _meta) in (store.slots(container) or {}).items():
+        if _still_holds(container, slot, raw):
+            return True
+    if store.slots(value, store.members):
+        return True
+    if isinstance(container, dict):
+        children = list(container.values())
+    elif isinstance(container, _WALKED):
+        children = list(container)
+    else:
+        return False
+    return any(_holds(store, child, depth - 1, seen) for child in children
+               if isinstance(child, _WALKED) or hasattr(child, "__dict__"))
+
+
+def _still_holds(container: Any, slot: Any, raw: Any) -> bool:
+    try:
+        return container[slot] is raw
+    except (LookupError, TypeError):
+        return getattr(container, slot, None) is raw if type(slot) is str else False
