@@ -34,21 +34,19 @@ class Differentiation(Context):
     @primitive(RULES, told=True)
     def differentiate(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         mine = self.tag
-        live = False
+        live = objects = False
         for a in args:
             if type(a) is Tagged:
-                if a.tag is mine:
-                    live = True
-                    break
+                live = live or a.tag is mine
             elif type(a) not in SCALARS:
-                live = None  # a container or object: what runs without a rule decides
+                objects = True  # a container or user object: the engine runs its code
         rule = RULES[f]
         kind = type(rule)
         if kind is Model:
             return recurse(self, rule.function, *args, **kwargs)
-        if live is False and not kwargs:
+        if not (live or objects or kwargs):
             return f(*args)
-        if not live and not _tagged_in(kwargs, mine):
+        if objects or not (live or _tagged_in(kwargs, mine)):
             return recurse(self, f, *args, **kwargs)
         primals = [a.value if type(a) is Tagged and a.tag is mine else a for a in args]
         plain_kwargs = {k: v.value if type(v) is Tagged and v.tag is mine else v

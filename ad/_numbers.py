@@ -13,7 +13,9 @@ from typing import Any
 import mpmath
 
 NUMBERS = (int, float, complex, Fraction, mpmath.mpf, mpmath.mpc)
-SCALARS = frozenset(NUMBERS) | {bool}  # what an operator may run on natively
+# Arguments a rule takes as they are; any other object (a list, a user class
+# with `__add__`) sends the call to the engine, which runs its Python code.
+SCALARS = frozenset(NUMBERS) | {bool, str, type(None)}
 
 
 def is_number(x: Any) -> bool:
