@@ -19,7 +19,7 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata
 
-from ad._errors import no_rule
+from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
@@ -33,37 +33,26 @@ class Differentiation(Context):
 
     @primitive(RULES, told=True)
     def differentiate(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+        """A function of the rule tables: as its table line says, when an argument
+        carries this context's tangent; else as the engine would run it."""
         mine = self.tag
         live = objects = False
         for a in args:
             if type(a) is Tagged:
-                live = live or a.tag is mine
+                if a.tag is mine:
+                    live = True
             elif type(a) not in SCALARS:
                 objects = True  # a container or user object: the engine runs its code
         rule = RULES[f]
-        kind = type(rule)
-        if kind is Model:
+        if type(rule) is Model:
             return recurse(self, rule.function, *args, **kwargs)
-        if not (live or objects or kwargs):
+        if kwargs:
+            return _with_keywords(self, f, rule, args, kwargs, live)
+        if objects:
+            return recurse(self, f, *args)
+        if not live:
             return f(*args)
-        if objects or not (live or _tagged_in(kwargs, mine)):
-            return recurse(self, f, *args, **kwargs)
-        primals = [a.value if type(a) is Tagged and a.tag is mine else a for a in args]
-        plain_kwargs = {k: v.value if type(v) is Tagged and v.tag is mine else v
-                        for k, v in kwargs.items()}
-        if kind is Constant:
-            return f(*primals, **plain_kwargs)
-        if kind is Refused:
-            result = f(*primals, **plain_kwargs)
-            if _numeric(result):
-                raise no_rule(_method_named(primals, args), "it has no derivative rule")
-            return result
-        if kind is Jvp:
-            if _tagged_in(kwargs, mine):
-                raise no_rule(f, "a keyword argument carries a derivative; pass it by "
-                                 "position")
-            return _apply_jvp(self, f, rule, args, primals, plain_kwargs)
-        return _apply_user(self, f, rule, args, primals, plain_kwargs)
+        return _APPLY[type(rule)](self, f, rule, args)
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         if _constant(f) or not any(carries_metadata(a, self)
@@ -82,10 +71,33 @@ class Differentiation(Context):
         return result
 
 
-def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple, primals: list,
-               kwargs: dict) -> Any:
+def _with_keywords(ctx: Differentiation, f: Callable, rule: Any, args: tuple,
+                   kwargs: dict, live: bool) -> Any:
+    """A call with keyword arguments: a tangent may only come by position."""
     mine = ctx.tag
-    ans = f(*primals, **kwargs)
+    if any(type(v) is Tagged and v.tag is mine for v in kwargs.values()):
+        if type(rule) is not Constant:
+            raise no_rule(f, "a keyword argument carries a derivative; pass it by position")
+        kwargs = {k: v.value if type(v) is Tagged and v.tag is mine else v
+                  for k, v in kwargs.items()}
+        live = True
+    if not live:
+        return recurse(ctx, f, *args, **kwargs)
+    return _APPLY[type(rule)](ctx, functools.partial(f, **kwargs), rule, args)
+
+
+def _primals(args: tuple, mine: Any) -> list:
+    return [a.value if type(a) is Tagged and a.tag is mine else a for a in args]
+
+
+def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any:
+    mine = ctx.tag
+    if len(args) == 1 and not rule.bound and rule.jvps:  # the common case, unrolled
+        x = args[0]
+        ans = f(x.value)
+        return tag(ans, ctx, rule.jvps[0](x.meta, ans, x.value))
+    primals = _primals(args, mine)
+    ans = f(*primals)
     if rule.bound:
         args, primals = args[1:], primals[1:]
     if rule.variadic is not None:
@@ -101,21 +113,36 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple, primal
     return tag(ans, ctx, tangent)
 
 
-def _apply_user(ctx: Differentiation, f: Callable, rule: User, args: tuple, primals: list,
-                kwargs: dict) -> Any:
+def _apply_constant(ctx: Differentiation, f: Callable, rule: Constant, args: tuple) -> Any:
+    return f(*_primals(args, ctx.tag))
+
+
+def _apply_refused(ctx: Differentiation, f: Callable, rule: Refused, args: tuple) -> Any:
+    primals = _primals(args, ctx.tag)
+    result = f(*primals)
+    if _numeric(result):
+        raise no_rule(_method_named(primals), "it has no derivative rule")
+    return result
+
+
+def _apply_user(ctx: Differentiation, f: Callable, rule: User, args: tuple) -> Any:
     mine = ctx.tag
     tangents = [a.meta if type(a) is Tagged and a.tag is mine else 0 for a in args]
-    out = rule.function(primals, tangents, **kwargs)
+    out = rule.function(_primals(args, mine), tangents)
     if not (isinstance(out, tuple) and len(out) == 2):
-        raise TypeError(f"the rule {rule.name} for {f!r} must return (value, tangent), "
-                        f"got {out!r}")
+        raise TypeError(f"the rule {rule.name} for {describe(f)} must return "
+                        f"(value, tangent), got {out!r}")
     value, tangent = out
     for what, x in (("value", value), ("tangent", tangent)):
-        if not is_number(x if type(x) is not Tagged else _rawest(x)):
-            raise TypeError(f"the rule {rule.name} for {f!r} returned a {what} of type "
-                            f"{type(x).__name__}; it must be a number (int, float, "
+        if not is_number(_rawest(x)):
+            raise TypeError(f"the rule {rule.name} for {describe(f)} returned a {what} of "
+                            f"type {type(x).__name__}; it must be a number (int, float, "
                             "complex, Fraction, mpf or mpc)")
     return tag(value, ctx, tangent)
+
+
+_APPLY = {Jvp: _apply_jvp, Constant: _apply_constant, Refused: _apply_refused,
+          User: _apply_user}
 
 
 def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> Any:
@@ -133,7 +160,7 @@ def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> An
     return found
 
 
-def _method_named(primals: list, args: tuple) -> Any:
+def _method_named(primals: list) -> Any:
     """`float.as_integer_ratio`, for the error of `method(x, 'as_integer_ratio')`."""
     return getattr(type(primals[0]), primals[1], method)
 
@@ -144,10 +171,6 @@ def _constant(f: Any) -> bool:
         return type(RULES.get(f)) is Constant
     except TypeError:  # unhashable
         return False
-
-
-def _tagged_in(kwargs: dict, mine: Any) -> bool:
-    return any(type(v) is Tagged and v.tag is mine for v in kwargs.values())
 
 
 def _rawest(x: Any) -> Any:
