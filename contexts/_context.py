@@ -9,6 +9,7 @@ first use takes effect on the next run.
 
 from __future__ import annotations
 
+import functools
 import threading
 import types
 from typing import Any, Callable
@@ -156,7 +157,8 @@ def primitive(*functions: Any, told: bool = False) -> Callable:
 
 @attrs.frozen
 class Profile:
-    """What a context type intercepts; decides the code generated for it."""
+    """What a context type intercepts; decides the code generated for it (made once
+    per context type, so what is derived from it is computed once too)."""
 
     hooks: frozenset  # the overridden hooks among prehook, posthook, overdub, fallback
     primitives: dict  # function -> name of the method that implements it
@@ -171,7 +173,7 @@ class Profile:
         """Whether call sites must call hooks (so they need a helper frame)."""
         return bool(self.hooks & {"prehook", "posthook", "overdub"})
 
-    @property
+    @functools.cached_property
     def intercepts_operators(self) -> bool:
         """Whether operators must become calls (else they stay native).
 
@@ -183,12 +185,12 @@ class Profile:
             for f in self.primitives
         )
 
-    @property
+    @functools.cached_property
     def intercepts_protocols(self) -> bool:
         """Whether implicit protocol calls (iteration, dunders, properties) must be seen."""
         return self.hooked or self.tagging or any(_called_implicitly(f) for f in self.primitives)
 
-    @property
+    @functools.cached_property
     def intercepts_truth(self) -> bool:
         """Whether truth tests must reach the context: for hooks, or a primitive on a
         `__bool__` or `__len__`."""

@@ -434,3 +434,19 @@ def test_copy_of_a_structured_result_is_independent():
     point = subjects.Point(1.0, 2.0)
     derived = D(lambda t: copy.copy(point) if False else subjects.Point(t, point.y), 1.0)
     assert derived == subjects.Point(1.0, 0.0) and point == subjects.Point(1.0, 2.0)
+
+
+def test_asyncio_tasks_running_nested_derivatives():
+    import asyncio
+
+    async def task(x):
+        await asyncio.sleep(0)
+        first = _nested(x)
+        await asyncio.sleep(0)
+        return first, D(lambda a: a * D(lambda b: a + b, x), x)
+
+    async def main():
+        return await asyncio.gather(*[task(float(n)) for n in range(1, 9)])
+
+    results = asyncio.run(main())
+    assert results == [(4.0 * n * n, 1.0) for n in range(1, 9)]
