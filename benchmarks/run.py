@@ -1,8 +1,9 @@
 """Speed of the library as ratios to plain Python, measured in one process.
 
-    python benchmarks/run.py            # full run (about 20 s), writes results
+    python benchmarks/run.py            # full run (about 60 s), writes results
     python benchmarks/run.py --quick    # fewer repetitions, for a smoke check
     python benchmarks/run.py --profile fib:count   # cProfile one workload/variant
+    python benchmarks/run.py --profile w1:D        # ... also the ad workloads
 
 The run is a list of sections (`SECTIONS`); each is a function of the
 `Settings` returning `Table`s, so later layers (tagging, AD) add a function and
@@ -358,6 +359,13 @@ import tagging_section  # noqa: E402
 tagging_section.register(sys.modules[__name__])
 
 
+# Section: ad (benchmarks/ad_section.py) -----------------------------------------------------
+
+import ad_section  # noqa: E402
+
+ad_section.register(sys.modules[__name__])
+
+
 # Output ----------------------------------------------------------------------------------
 
 def write_outputs(tables: list[Table], meta: dict) -> None:
@@ -376,13 +384,15 @@ def write_outputs(tables: list[Table], meta: dict) -> None:
 
 
 def profile(spec: str) -> None:
-    """cProfile one workload under one variant, e.g. `fib:count` or `crazy:reused`."""
+    """cProfile one workload under one variant, e.g. `fib:count`, `crazy:reused`, `w1:D`."""
     wanted, _, variant = spec.partition(":")
     variant = variant or "count"
     found = {label: w for label, w in context_workloads().items()
              if label.lower().startswith(wanted.lower())}
     tagged = {label: f for label, f in tagging_section.tagging_workloads().items()
               if label.lower().startswith(wanted.lower())}
+    derived = [label for label in ad_section.ad_workloads()
+               if label.lower().startswith(wanted.lower())]
     if found:
         label, (f, args, kwargs) = next(iter(found.items()))
         fn = context_variants(f, args, kwargs)[0][variant]
@@ -390,9 +400,14 @@ def profile(spec: str) -> None:
         label, f = next(iter(tagged.items()))
         variant = "reused" if variant == "count" else variant
         fn = tagging_section.variants(f)[variant]
+    elif derived:  # e.g. w1:D, w3:tagged, w4:dual
+        label = derived[0]
+        variant = "D" if variant == "count" else variant
+        fn = ad_section.variants(label)[variant]
     else:
-        sys.exit(f"no workload starting with {wanted!r}; have: "
-                 f"{list(context_workloads()) + list(tagging_section.tagging_workloads())}")
+        have = [*context_workloads(), *tagging_section.tagging_workloads(),
+                *ad_section.ad_workloads()]
+        sys.exit(f"no workload starting with {wanted!r}; have: {have}")
     fn()
     profiler = cProfile.Profile()
     profiler.enable()
@@ -401,6 +416,7 @@ def profile(spec: str) -> None:
     profiler.disable()
     print(f"cProfile: {label} under {variant}, 3 runs")
     pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(20)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -409,7 +425,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-write", action="store_true",
                         help="print only; do not write results.json or README.md")
     parser.add_argument("--profile", metavar="WORKLOAD:VARIANT",
-                        help="cProfile a workload (e.g. fib:count, crazy:reused) and exit")
+                        help="cProfile a workload (e.g. fib:count, crazy:reused, w1:D) "
+                             "and exit")
     options = parser.parse_args(argv)
     if options.profile:
         profile(options.profile)
