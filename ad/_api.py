@@ -85,7 +85,7 @@ def rule(f: Callable) -> Callable:
         _check_callable(function, "rule")
         RULES[f] = User(function, describe(function))
         # Assigning the primitive again tells the engine its table changed.
-        Differentiation.differentiate = Differentiation.__dict__["differentiate"]
+        Differentiation.rule_for = Differentiation.__dict__["rule_for"]
         return function
 
     return register

@@ -32,27 +32,18 @@ class Differentiation(Context):
         return NUMBERS if value_type in NUMBERS and value_type is not bool else NoMetaData
 
     @primitive(RULES, told=True)
-    def differentiate(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
-        """A function of the rule tables: as its table line says, when an argument
-        carries this context's tangent; else as the engine would run it."""
-        mine = self.tag
-        live = objects = False
-        for a in args:
-            if type(a) is Tagged:
-                if a.tag is mine:
-                    live = True
-            elif type(a) not in SCALARS:
-                objects = True  # a container or user object: the engine runs its code
+    def rule_for(self, f: Callable) -> Callable:
+        """What runs for `f`, a function of the rule tables, in this context: the
+        general `differentiate`, with the commonest cases (one or two numbers, one
+        carrying a tangent) unrolled for speed."""
         rule = RULES[f]
-        if type(rule) is Model:
-            return recurse(self, rule.function, *args, **kwargs)
-        if kwargs:
-            return _with_keywords(self, f, rule, args, kwargs, live)
-        if objects:
-            return recurse(self, f, *args)
-        if not live:
-            return f(*args)
-        return _APPLY[type(rule)](self, f, rule, args)
+        general = functools.partial(differentiate, self, f, rule)
+        if type(rule) is Jvp and not rule.bound and rule.variadic is None:
+            if len(rule.jvps) == 1:
+                return _unary(self, f, rule.jvps[0], general)
+            if len(rule.jvps) == 2:
+                return _binary(self, f, *rule.jvps, general)
+        return general
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         if _constant(f) or not any(carries_metadata(a, self)
@@ -69,6 +60,75 @@ class Differentiation(Context):
         if _numeric(result):
             raise no_rule(f)
         return result
+
+
+def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
+                  **kwargs: Any) -> Any:
+    """`f(*args, **kwargs)` in `ctx`: as its table line says when an argument carries
+    the context's tangent; else as the engine would run it."""
+    mine = ctx.tag
+    live = objects = False
+    for a in args:
+        if type(a) is Tagged:
+            if a.tag is mine:
+                live = True
+        elif type(a) not in SCALARS:
+            objects = True  # a container or user object: the engine runs its code
+    if type(rule) is Model:
+        return recurse(ctx, rule.function, *args, **kwargs)
+    if kwargs:
+        return _with_keywords(ctx, f, rule, args, kwargs, live)
+    if objects:
+        return recurse(ctx, f, *args)
+    if not live:
+        return f(*args)
+    return _APPLY[type(rule)](ctx, f, rule, args)
+
+
+_ABSENT = object()
+
+
+def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable) -> Callable:
+    mine = ctx.tag
+
+    def unary(x, *more, **kwargs):
+        if type(x) is Tagged and x.tag is mine and not (more or kwargs):
+            value = x.value
+            ans = f(value)
+            return tag(ans, ctx, d0(x.meta, ans, value))
+        return general(x, *more, **kwargs)
+
+    return unary
+
+
+def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
+            general: Callable) -> Callable:
+    mine = ctx.tag
+
+    def binary(x, y=_ABSENT, *more, **kwargs):
+        if y is not _ABSENT and not (more or kwargs):
+            if type(x) is Tagged:
+                if x.tag is mine:
+                    vx = x.value
+                    if type(y) is Tagged:
+                        if y.tag is mine:
+                            vy = y.value
+                            ans = f(vx, vy)
+                            return tag(ans, ctx, d0(x.meta, ans, vx, vy)
+                                       + d1(y.meta, ans, vx, vy))
+                    elif type(y) in SCALARS:
+                        ans = f(vx, y)
+                        return tag(ans, ctx, d0(x.meta, ans, vx, y))
+            elif type(y) is Tagged:
+                if y.tag is mine and type(x) in SCALARS:
+                    vy = y.value
+                    ans = f(x, vy)
+                    return tag(ans, ctx, d1(y.meta, ans, x, vy))
+            elif type(x) in SCALARS and type(y) in SCALARS:
+                return f(x, y)
+        return general(x, *(() if y is _ABSENT else (y, *more)), **kwargs)
+
+    return binary
 
 
 def _with_keywords(ctx: Differentiation, f: Callable, rule: Any, args: tuple,
@@ -148,7 +208,7 @@ _APPLY = {Jvp: _apply_jvp, Constant: _apply_constant, Refused: _apply_refused,
 def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> Any:
     """`x.real`, `x.conjugate`: an attribute of a number carrying a tangent."""
     if name in ATTRIBUTES:
-        return ctx.differentiate(ATTRIBUTES[name], value)
+        return ctx.rule_for(ATTRIBUTES[name])(value)
     if name in METHODS:
         return functools.partial(METHODS[name], value)
     found = getattr(value.value, name, *default)

@@ -134,11 +134,12 @@ def primitive(*functions: Any, told: bool = False) -> Callable:
 
     `@primitive(f)` on `def rule(self, *args)` is the analogue of overloading
     `overdub(ctx::Ctx, ::typeof(f), args...)` in Cassette. With `told=True` the
-    method serves many functions and is told which one was called:
-    `def rule(self, f, *args)`. A single dict given instead of functions is a
-    table: its keys are the functions, read whenever the context type is
-    summarised, so a layer can add to it (and assign the method to the class
-    again, which makes the change take effect).
+    method serves many functions: `def rule(self, f)` is told which function is
+    called and returns what runs for it in this context (it is asked once per
+    function per context, so it can specialise). A single dict given instead of
+    functions is a table: its keys are the functions, read whenever the context
+    type is summarised, so a layer can add to it (and assign the method to the
+    class again, which makes the change take effect).
     """
     if not functions:
         raise TypeError("primitive() needs the function(s) the method stands for")

@@ -138,8 +138,7 @@ class Runtime:
         if not name:
             return None
         method = getattr(self.ctx, name)
-        return functools.partial(method, key) if getattr(method, "__primitive_told__", False) \
-            else method
+        return method(key) if getattr(method, "__primitive_told__", False) else method
 
     def body(self, key: Any) -> Callable | None:
         """The transformed body (or model) of a canonical callee, if the engine has one."""

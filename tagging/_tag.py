@@ -100,29 +100,38 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     """`value` tagged for `ctx`, carrying `meta` (checked against `metadatatype`).
 
     The tagged value holds a fresh copy of `value` where one can be made, so the
-    heap slots it is stored in hold an object no other code shares.
+    heap slots it is stored in hold an object no other code shares. Rule bodies
+    call this for every result, so the accepted (value type, metadata type)
+    pairs are remembered per context type, until any context class changes.
     """
     own = getattr(ctx, "tag", None)
     if type(own) is not Tag or not isinstance(ctx, Context):
         raise TypeError(
             f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
             "context with enabletagging(ctx, f) first")
-    if type(value) is Tagged:
+    value_type = kind = type(value)
+    if kind is Tagged:
         if value.tag is own:
             raise ValueError(f"{value!r} is already tagged for this context; untag it first")
         value_type = type(rawest(value))
-    else:
-        value_type = type(value)
-    meta_type = type(meta) if type(meta) is not Tagged else type(rawest(meta))
+    meta_type = type(meta)
+    if meta_type is Tagged:
+        meta_type = type(rawest(meta))
     if meta_type is not NoMetaData:
-        key = (type(ctx), value_type, meta_type)
-        if _accepted.get(key) != class_version[0]:
+        accepted = _accepted.get(type(ctx))
+        if accepted is None or accepted[0] != class_version[0]:
+            accepted = _accepted[type(ctx)] = (class_version[0], set())
+        if (value_type, meta_type) not in accepted[1]:
             _check_metadata(type(ctx), value_type, rawest(meta))
-            _accepted[key] = class_version[0]
-    return wrap(own, fresh(value), meta)
+            accepted[1].add((value_type, meta_type))
+    tagged = _new(Tagged)
+    tagged.tag = own
+    tagged.value = value * 1.0 if kind is float else fresh(value)
+    tagged.meta = meta
+    return tagged
 
 
-# (context type, value type, metadata type) -> the class version it was accepted at
+# context type -> (the class version, the (value type, metadata type) pairs accepted)
 _accepted: dict = {}
 
 
