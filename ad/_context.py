@@ -59,9 +59,14 @@ class Differentiation(Context):
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise no_rule(f, f"its body cannot be run in the context: {canrecurse.why(self, f)}")
         result = super().fallback(f, *args, **kwargs)
-        if _numeric(result):
+        if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
             raise no_rule(f)
         return result
+
+
+# What a foreign call given a tangent may hand back: text, a truth value, or an
+# exception (raising one is how a value escapes a derivative, as a constant).
+_PLAIN_RESULTS = (str, bool, BaseException)
 
 
 def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
@@ -70,12 +75,14 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
     the context's tangent; else as the engine would run it."""
     mine = ctx.tag
     live = objects = False
-    for a in args:
+    for a in args[1:] if getattr(rule, "bound", False) else args:  # not the receiver
         if type(a) is Tagged:
             if a.tag is mine:
                 live = True
         elif type(a) not in SCALARS:
             objects = True  # a container or user object: the engine runs its code
+    if type(f) is types.FunctionType:
+        objects = False  # a helper of a model: its rule covers what it is given
     if type(rule) is Model:
         return recurse(ctx, rule.function, *args, **kwargs)
     if kwargs:

@@ -39,8 +39,9 @@ def call_site() -> str:
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
     """The error for a call that would drop a derivative."""
     name = describe(f)
-    reason = why or (f"{name} runs in C, has no derivative rule, and returned a number "
-                     "computed from a value carrying a derivative")
+    reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
+                     "value carrying a derivative (itself or in a container), which it "
+                     "would turn into a plain number or keep where the derivative is lost")
     return NonDifferentiableError(
         f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
         f"Register a forward rule:\n\n"

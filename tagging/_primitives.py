@@ -54,10 +54,12 @@ def _call(f, *args):
 def getattr_(ctx, obj, name, *default):
     """`obj.name`. An attribute that a value tagged for `ctx` has natively (a
     number's `.real`, a slot of its class) is read by C code: a foreign call
-    `getattr(value, name)`, which reaches the context's `fallback`."""
+    `getattr(value, name)`, which reaches the context's `fallback`; a Python
+    getter (a property of `Fraction` or `mpf`) is called with the tagged value."""
     tag = ctx.tag
     mine = obj if type(obj) is Tagged and obj.tag is tag else None
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
+    receiver = obj if mine is None else mine
     route = nooverdub(heap.python_getter)(nooverdub(rawest)(obj), name)
     if route is None:
         if mine is not None:
@@ -69,7 +71,7 @@ def getattr_(ctx, obj, name, *default):
         if function is None:  # found natively, or else by the Python `__getattr__`
             value = nooverdub(heap.generic_getattr)(obj, name)
         else:
-            value = call_in(ctx, function, *leading, obj, *trailing)
+            value = call_in(ctx, function, *leading, receiver, *trailing)
         return nooverdub(heap.load_attribute)(tag, obj, name, value)
     except AttributeError:
         if hook is None:
@@ -77,7 +79,7 @@ def getattr_(ctx, obj, name, *default):
                 return default[0]
             raise
     try:
-        return call_in(ctx, hook, obj, name)
+        return call_in(ctx, hook, receiver, name)
     except AttributeError:
         if default:
             return default[0]

@@ -450,3 +450,11 @@ def test_asyncio_tasks_running_nested_derivatives():
 
     results = asyncio.run(main())
     assert results == [(4.0 * n * n, 1.0) for n in range(1, 9)]
+
+
+def test_higher_derivatives_at_the_edges_of_rules():
+    """A rule's shortcut at a special point (x**2 at 0) must not drop what an
+    enclosing derivative needs (found by the random-tree property)."""
+    assert D(D(lambda x: x ** 2), 0.0) == 2.0
+    assert D(D(D(lambda x: x ** 3)), 0.0) == 6.0
+    assert D(D(lambda x: x ** 2), 0) == 2

@@ -35,7 +35,7 @@ defjvp(builtins.abs, dabs)
 defjvp(builtins.pow, pow_base, pow_exponent)
 defjvp(builtins.float, lambda g, ans, x: float(g))
 defjvp(builtins.complex, lambda g, ans, x, y=0: complex(g), lambda g, ans, x, y: g * 1j)
-defjvp(Fraction, lambda g, ans, x, d=1: Fraction(g), lambda g, ans, x, d: -g * ans / d)
+defjvp(Fraction, lambda g, ans, x, d=1: Fraction(g) / d, lambda g, ans, x, d: -g * ans / d)
 defjvp(mpmath.mpf, lambda g, ans, x: mpmath.mpf(g))
 defjvp(mpmath.mpc, lambda g, ans, x, y=0: mpmath.mpc(g), lambda g, ans, x, y: g * 1j)
 defjvp(real, lambda g, ans, x: g.real)
@@ -43,6 +43,10 @@ defjvp(imag, lambda g, ans, x: g.imag)
 defjvp(conjugate, lambda g, ans, x: g.conjugate())
 defconstant(builtins.int, builtins.round, builtins.bool, builtins.hash, builtins.id,
             builtins.len)
+# Not numeric: they run on the plain value (and a derivative's own machinery, run in
+# an enclosing one, asks them about its `Tagged` wrappers without a detour).
+defconstant(builtins.type, builtins.isinstance, builtins.issubclass, builtins.callable,
+            builtins.repr, builtins.str, builtins.format, builtins.print)
 defrefused(method)
 
 # Attributes of a number carrying a tangent: `x.real` is `real(x)`; a method

@@ -80,7 +80,8 @@ defjvp(math.sqrt, lambda g, ans, x: over(g, 2 * ans))
 defjvp(math.cbrt, lambda g, ans, x: over(g, 3 * ans * ans))
 defjvp(math.pow, pow_base, pow_exponent)
 defjvp(math.fabs, lambda g, ans, x: float(dabs(g, ans, x)))
-defjvp(math.copysign, lambda g, ans, x, y: g * sign(x) * math.copysign(1, ans))
+defjvp(math.copysign, lambda g, ans, x, y: g * sign(x) * math.copysign(1, ans),
+       lambda g, ans, x, y: g * 0)
 defjvp(math.fmod, lambda g, ans, x, y: g, lambda g, ans, x, y: -g * ((x - ans) / y))
 defjvp(math.remainder, lambda g, ans, x, y: g, lambda g, ans, x, y: -g * ((x - ans) / y))
 defjvp(math.ldexp, lambda g, ans, x, i: math.ldexp(g, i))
@@ -90,7 +91,7 @@ defjvp(math.erf, lambda g, ans, x: g * (2 / math.sqrt(math.pi)) * math.exp(-x * 
 defjvp(math.erfc, lambda g, ans, x: -g * (2 / math.sqrt(math.pi)) * math.exp(-x * x))
 defjvp(math.gamma, lambda g, ans, x: g * ans * digamma(x))
 defjvp(math.lgamma, lambda g, ans, x: g * digamma(x))
-defjvp(math.nextafter, lambda g, ans, x, y: g)
+defjvp(math.nextafter, lambda g, ans, x, y: g, lambda g, ans, x, y: g * 0)
 
 defconstant(math.ceil, math.floor, math.trunc, math.isclose, math.isfinite, math.isinf,
             math.isnan, math.comb, math.perm, math.factorial, math.gcd, math.lcm,
