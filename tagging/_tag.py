@@ -30,6 +30,8 @@ class Tag:
     parent: "Tag | None" = None
     serial: int = attrs.field(factory=lambda: next(_serials))
     store: Store = attrs.field(factory=Store)
+    # (context type, value type, metadata type) -> the class version it was accepted at
+    accepted: dict = attrs.field(factory=dict)
 
     def __repr__(self) -> str:
         parent = f", parent={self.parent.serial}" if self.parent else ""
@@ -102,10 +104,10 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     The tagged value holds a fresh copy of `value` where one can be made, so the
     heap slots it is stored in hold an object no other code shares. Rule bodies
     call this for every result, so the accepted (value type, metadata type)
-    pairs are remembered per context type, until any context class changes.
+    pairs are remembered, until any context class changes.
     """
     own = getattr(ctx, "tag", None)
-    if type(own) is not Tag or not isinstance(ctx, Context):
+    if type(own) is not Tag or type(ctx) is Tagged:
         raise TypeError(
             f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
             "context with enabletagging(ctx, f) first")
@@ -118,12 +120,12 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     if meta_type is Tagged:
         meta_type = type(rawest(meta))
     if meta_type is not NoMetaData:
-        accepted = _accepted.get(type(ctx))
-        if accepted is None or accepted[0] != class_version[0]:
-            accepted = _accepted[type(ctx)] = (class_version[0], set())
-        if (value_type, meta_type) not in accepted[1]:
-            _check_metadata(type(ctx), value_type, rawest(meta))
-            accepted[1].add((value_type, meta_type))
+        key = (type(ctx), value_type, meta_type)
+        if own.accepted.get(key) != class_version[0]:
+            if _accepted.get(key) != class_version[0]:
+                _check_metadata(type(ctx), value_type, rawest(meta))
+                _accepted[key] = class_version[0]
+            own.accepted[key] = class_version[0]
     tagged = _new(Tagged)
     tagged.tag = own
     tagged.value = value * 1.0 if kind is float else fresh(value)
@@ -131,7 +133,8 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     return tagged
 
 
-# context type -> (the class version, the (value type, metadata type) pairs accepted)
+# (context type, value type, metadata type) -> the class version it was accepted at;
+# each tag keeps a copy, which is quicker to ask
 _accepted: dict = {}
 
 
