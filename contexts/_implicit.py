@@ -13,14 +13,17 @@ import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
+from contexts._lookups import Lookups, remembered
 
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
                                type({}.items()), types.GeneratorType})
 _ABSENT = object()
-_getters: dict = {}
-_truth_methods: dict = {}  # type -> what `_truth_method` found
-_setters: dict = {}
+# Remembered per type, each answer with the check that it is still current
+# (`contexts._lookups`): a class may change after its first use.
+_getters: dict = {}  # (type, name) -> (what `_getter` found, check)
+_truth_methods: dict = {}  # type -> (what `_truth_method` found, check)
+_setters: dict = {}  # (type, name) -> (what `_setter` found, check)
 
 
 def python_getter(kind: type, name: str) -> Callable | None:
@@ -30,33 +33,37 @@ def python_getter(kind: type, name: str) -> Callable | None:
     and a `__getattr__` answers when the getter raises AttributeError.
     """
     key = (kind, name)
-    try:
-        return _getters[key]
-    except KeyError:
-        found = class_attribute(kind, name)
-        getter = found.fget if isinstance(found, property) and \
-            type(found.fget) is types.FunctionType and \
-            class_attribute(kind, "__getattribute__") is object.__getattribute__ and \
-            class_attribute(kind, "__getattr__") is None else None
-        _getters[key] = getter
-        return getter
+    found = _getters.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = _getters[key] = remembered(_getter, kind, name)
+    return found[0]
+
+
+def _getter(lookups: Lookups, kind: type, name: str) -> Callable | None:
+    found = lookups.attribute(kind, name)
+    if isinstance(found, property) and type(found.fget) is types.FunctionType and \
+            lookups.attribute(kind, "__getattribute__") is object.__getattribute__ and \
+            lookups.attribute(kind, "__getattr__") is None:
+        return found.fget
+    return None
 
 
 def python_setter(kind: type, name: str) -> tuple | None:
     """`(setter, takes_name)`: a property's Python setter or a Python `__setattr__`."""
     key = (kind, name)
-    try:
-        return _setters[key]
-    except KeyError:
-        found, custom = class_attribute(kind, name), class_attribute(kind, "__setattr__")
-        if isinstance(found, property) and type(found.fset) is types.FunctionType:
-            setter = (found.fset, False)
-        elif type(custom) is types.FunctionType:
-            setter = (custom, True)
-        else:
-            setter = None
-        _setters[key] = setter
-        return setter
+    found = _setters.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = _setters[key] = remembered(_setter, kind, name)
+    return found[0]
+
+
+def _setter(lookups: Lookups, kind: type, name: str) -> tuple | None:
+    found, custom = lookups.attribute(kind, name), lookups.attribute(kind, "__setattr__")
+    if isinstance(found, property) and type(found.fset) is types.FunctionType:
+        return (found.fset, False)
+    if type(custom) is types.FunctionType:
+        return (custom, True)
+    return None
 
 
 def make_iterate(call1: Callable, drive: Callable) -> Callable:
@@ -128,25 +135,24 @@ def make_truth(call1: Callable) -> Callable:
     the context, and its answer is checked and converted as CPython does."""
     def truth(value):
         kind = type(value)
-        try:
-            found = _truth_methods[kind]
-        except KeyError:
-            found = _truth_methods[kind] = _truth_method(kind)
-        if found is None:
+        found = _truth_methods.get(kind)
+        if found is None or (found[1] is not None and not found[1]()):
+            found = _truth_methods[kind] = remembered(_truth_method, kind)
+        if found[0] is None:
             return value  # the native test runs no Python code
-        method, checked = found
+        method, checked = found[0]
         return bool(checked(call1(method, value)))
 
     return truth
 
 
-def _truth_method(kind: type) -> tuple | None:
+def _truth_method(lookups: Lookups, kind: type) -> tuple | None:
     """`(method, checked)`: the Python method a truth test of a `kind` calls and the
     class whose `bool()` checks its answer; None when the test runs no Python code."""
-    method = class_attribute(kind, "__bool__", _ABSENT)
+    method = lookups.attribute(kind, "__bool__", _ABSENT)
     if method is not _ABSENT:
         return (method, _Said) if type(method) is types.FunctionType else None
-    method = class_attribute(kind, "__len__")
+    method = lookups.attribute(kind, "__len__")
     return (method, _Counted) if type(method) is types.FunctionType else None
 
 

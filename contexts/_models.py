@@ -17,6 +17,7 @@ import itertools
 import operator
 import sys
 import types
+import weakref
 from typing import Any
 
 from contexts._implicit import python_getter
@@ -90,7 +91,7 @@ def dataclass_init(cls, /, self, *args, **kwargs):
 def _dataclass_fields(cls, self, args, kwargs):
     """`(frozen, [(name, value, default factory, whether an InitVar)])` to store."""
     try:
-        arguments = _dataclass_signature(cls).bind(self, *args, **kwargs).arguments
+        arguments = _dataclass_signature(cls.__init__).bind(self, *args, **kwargs).arguments
     except TypeError:
         cls.__init__(self, *args, **kwargs)  # raises CPython's own message
         raise
@@ -108,11 +109,21 @@ def _dataclass_fields(cls, self, args, kwargs):
     return cls.__dataclass_params__.frozen, fields
 
 
-@functools.lru_cache(maxsize=None)
-def _dataclass_signature(cls):
-    import inspect
+# Keyed by the `__init__` itself, not its class: a class may get another
+# `__init__` (decorated again) after its first use.
+_init_signatures: "weakref.WeakKeyDictionary[types.FunctionType, Any]" = \
+    weakref.WeakKeyDictionary()
 
-    return inspect.signature(cls.__init__)
+
+def _dataclass_signature(init):
+    found = _init_signatures.get(init) if type(init) is types.FunctionType else None
+    if found is None:
+        import inspect
+
+        found = inspect.signature(init)
+        if type(init) is types.FunctionType:
+            _init_signatures[init] = found
+    return found
 
 
 def namedtuple_new(new, cls, /, *args, **kwargs):

@@ -44,13 +44,15 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     slow_iterate = functools.partial(primitives.iterate, ctx)
 
     def aload(obj, name):
-        if getters.get((type(obj), name), ABSENT) is not None:
+        route = getters.get((type(obj), name))  # (route, check): see `heap.python_getter`
+        if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
         return heap.load_attribute(tag, obj, name, value) if entries else value
 
     def astore(obj, name, value):
-        if setters.get((type(obj), name), ABSENT) is not None:
+        route = setters.get((type(obj), name))  # (route, check): see `heap.python_setter`
+        if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
             setattr(obj, name, value.value)

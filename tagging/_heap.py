@@ -20,6 +20,7 @@ from collections import deque
 from typing import Any
 
 from contexts._canonical import class_attribute
+from contexts._lookups import Lookups, remembered
 from tagging._store import ABSENT
 from tagging._tag import Tag, Tagged, rawest, wrap
 
@@ -27,10 +28,12 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 _VIEWS = (VALUES, ITEMS, KEYS)
-GETTERS: dict = {}  # (type, name) -> how a lookup runs Python code, or None
-SETTERS: dict = {}  # (type, name) -> how a store runs Python code, or None
-_methods: dict = {}
-_fields: dict = {}
+# Remembered per type, each answer with the check that it is still current
+# (`contexts._lookups`): a class may change after its first use.
+GETTERS: dict = {}  # (type, name) -> (how a lookup runs Python code, or None; check)
+SETTERS: dict = {}  # (type, name) -> (how a store runs Python code, or None; check)
+_methods: dict = {}  # (type, name) -> (its Python method or None, check)
+_fields: dict = {}  # (type, name) -> (the item a namedtuple field reads or None, check)
 _TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
 
 
@@ -60,13 +63,10 @@ def retag(tag: Tag, value: Any, meta: Any) -> Any:
 def python_method(kind: type, name: str) -> Any:
     """`kind`'s method `name` if it is written in Python (so it must run in the context)."""
     key = (kind, name)
-    found = _methods.get(key, ABSENT)
-    if found is ABSENT:
-        found = class_attribute(kind, name)
-        if type(found) is not types.FunctionType:
-            found = None
-        _methods[key] = found
-    return found
+    found = _methods.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = _methods[key] = remembered(Lookups.python_method, kind, name)
+    return found[0]
 
 
 def python_iteration(kind: type) -> bool:
@@ -101,12 +101,12 @@ def python_getter(obj: Any, name: str) -> Any:
     """
     kind = type(obj)
     key = (kind, name)
-    found = GETTERS.get(key, ABSENT)
-    if found is ABSENT:
-        found = GETTERS[key] = _getter_route(kind, name)
-    if found is None:
+    found = GETTERS.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = GETTERS[key] = remembered(_getter_route, kind, name)
+    if found[0] is None:
         return None
-    function, leading, trailing, data, hook = found
+    function, leading, trailing, data, hook = found[0]
     if function is not None and not data:
         namespace = getattr(obj, "__dict__", None)
         if type(namespace) is dict and name in namespace:
@@ -116,22 +116,22 @@ def python_getter(obj: Any, name: str) -> Any:
     return function, leading, trailing, hook
 
 
-def _getter_route(kind: type, name: str) -> Any:
-    hook = python_method(kind, "__getattr__")
-    getattribute = python_method(kind, "__getattribute__")
+def _getter_route(lookups: Lookups, kind: type, name: str) -> Any:
+    hook = lookups.python_method(kind, "__getattr__")
+    getattribute = lookups.python_method(kind, "__getattribute__")
     if getattribute is not None:
         return getattribute, (), (name,), True, hook
-    attribute = class_attribute(kind, name)
+    attribute = lookups.attribute(kind, name)
     function, leading, trailing, data = None, (), (), True
     if isinstance(attribute, property):
         if type(attribute.fget) is types.FunctionType:
             function = attribute.fget
     elif attribute is not None:
-        get = python_method(type(attribute), "__get__")
+        get = lookups.python_method(type(attribute), "__get__")
         if get is not None:
             function, leading, trailing = get, (attribute,), (kind,)
-            data = class_attribute(type(attribute), "__set__") is not None or \
-                class_attribute(type(attribute), "__delete__") is not None
+            data = lookups.attribute(type(attribute), "__set__") is not None or \
+                lookups.attribute(type(attribute), "__delete__") is not None
     if function is None and hook is None:
         return None
     return function, leading, trailing, data, hook
@@ -150,22 +150,28 @@ def python_setter(obj: Any, name: str) -> Any:
     (a Python `__setattr__`) or `function(*leading, obj, value)` (a property's
     setter, a descriptor's `__set__`).
     """
-    key = (type(obj), name)
-    found = SETTERS.get(key, ABSENT)
-    if found is ABSENT:
-        kind = type(obj)
-        attribute = class_attribute(kind, name)
-        custom = python_method(kind, "__setattr__")
-        found = None
-        if custom is not None:
-            found = (custom, (), True)
-        elif isinstance(attribute, property):
-            if type(attribute.fset) is types.FunctionType:
-                found = (attribute.fset, (), False)
-        elif attribute is not None and python_method(type(attribute), "__set__"):
-            found = (python_method(type(attribute), "__set__"), (attribute,), False)
-        SETTERS[key] = found
-    return found
+    kind = type(obj)
+    key = (kind, name)
+    found = SETTERS.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = SETTERS[key] = remembered(_setter_route, kind, name)
+    return found[0]
+
+
+def _setter_route(lookups: Lookups, kind: type, name: str) -> Any:
+    custom = lookups.python_method(kind, "__setattr__")
+    if custom is not None:
+        return (custom, (), True)
+    attribute = lookups.attribute(kind, name)
+    if isinstance(attribute, property):
+        if type(attribute.fset) is types.FunctionType:
+            return (attribute.fset, (), False)
+        return None
+    if attribute is not None:
+        setter = lookups.python_method(type(attribute), "__set__")
+        if setter is not None:
+            return (setter, (attribute,), False)
+    return None
 
 
 def attribute_slot(obj: Any, name: str) -> tuple:
@@ -184,14 +190,15 @@ def attribute_slot(obj: Any, name: str) -> tuple:
 def _field_index(kind: type, name: str) -> Any:
     """The item a namedtuple field `name` reads, if it is one."""
     key = (kind, name)
-    found = _fields.get(key, ABSENT)
-    if found is ABSENT:
-        attribute = class_attribute(kind, name)
-        found = None
-        if type(attribute) is _TUPLEGETTER:
-            found = attribute.__reduce__()[1][0]
-        _fields[key] = found
-    return found
+    found = _fields.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = _fields[key] = remembered(_field_item, kind, name)
+    return found[0]
+
+
+def _field_item(lookups: Lookups, kind: type, name: str) -> Any:
+    attribute = lookups.attribute(kind, name)
+    return attribute.__reduce__()[1][0] if type(attribute) is _TUPLEGETTER else None
 
 
 def load_attribute(tag: Tag, obj: Any, name: str, value: Any) -> Any:
