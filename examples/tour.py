@@ -1,4 +1,4 @@
-"""A tour of the seed examples (contexts, then tagging): each in turn, under a heading.
+"""A tour of the examples (ad, then contexts, then tagging): each in turn, under a heading.
 
     python examples/tour.py
 
@@ -7,6 +7,7 @@ at its bottom.
 """
 
 import accumulate
+import ad_seeds
 import count_calls
 import crazy_module
 import literal_translation
@@ -14,13 +15,15 @@ import math_to_mpmath
 import memoize
 import nested_d
 import nested_trace
+import newton
 import posthook_trace
 import print_trace
+import projectile
 import slice_dispatch
 import slice_pass
 import weird_identity
 
-EXAMPLES = [print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
+EXAMPLES = [ad_seeds, projectile, newton, print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
             slice_dispatch, slice_pass, literal_translation, math_to_mpmath, weird_identity,
             crazy_module, nested_d]
 
