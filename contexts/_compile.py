@@ -73,6 +73,9 @@ def compile_in_context(located: Located, tree: ast.AST, hidden: Iterable[str],
     return found
 
 
+_LAMBDA_SCOPE = "__ovd_scope__"  # the stand-in of an enclosing lambda
+
+
 def _wrap_chain(chain: tuple, inner: ast.stmt, dummies: list) -> ast.stmt:
     """Rebuild the enclosing scopes around `inner`, innermost first."""
     innermost_function = True
@@ -85,7 +88,7 @@ def _wrap_chain(chain: tuple, inner: ast.stmt, dummies: list) -> ast.stmt:
             if innermost_function:
                 body = [_dummy(name, scope) for name in dummies] + body
                 innermost_function = False
-            name = getattr(scope, "name", "__ovd_scope__")
+            name = getattr(scope, "name", _LAMBDA_SCOPE)
             wrapped = ast.FunctionDef(name=name, args=_no_args(), body=body,
                                       decorator_list=[], returns=None, type_comment=None)
         inner = ast.copy_location(wrapped, scope)
@@ -154,11 +157,14 @@ def finish_code(code: types.CodeType, original: types.CodeType) -> types.CodeTyp
 
 
 def _unprefixed(code: types.CodeType) -> types.CodeType:
-    """Nested code without the factory in its qualified name (a lambda has no `global`)."""
+    """Nested code without the factory in its qualified name (a lambda has no `global`),
+    and with `<lambda>` for the stand-in of an enclosing lambda, so a function made
+    inside has the qualname the source index knows it by."""
     consts = tuple(_unprefixed(c) if isinstance(c, types.CodeType) else c
                    for c in code.co_consts)
+    qualname = code.co_qualname.removeprefix(f"{FACTORY}.<locals>.")
     return code.replace(co_consts=consts,
-                        co_qualname=code.co_qualname.removeprefix(f"{FACTORY}.<locals>."))
+                        co_qualname=qualname.replace(_LAMBDA_SCOPE, "<lambda>"))
 
 
 def bind(code: types.CodeType, f: types.FunctionType, cells: dict) -> types.FunctionType:

@@ -458,3 +458,13 @@ def test_higher_derivatives_at_the_edges_of_rules():
     assert D(D(lambda x: x ** 2), 0.0) == 2.0
     assert D(D(D(lambda x: x ** 3)), 0.0) == 6.0
     assert D(D(lambda x: x ** 2), 0) == 2
+
+
+lambdas_all_the_way = lambda: D(lambda x: D(lambda y: y * x, x), 1.0)  # noqa: E731
+
+
+def test_lambdas_made_inside_a_lambda_find_their_source():
+    """A lambda made by a transformed lambda has the qualname `<lambda>.<locals>.<lambda>`
+    (the engine's stand-in for the enclosing lambda used to leak into it)."""
+    assert lambdas_all_the_way() == 1.0
+    assert D(lambda a: a * lambdas_all_the_way(), 2.0) == 1.0
