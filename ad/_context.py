@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import carries_metadata
+from tagging.layer import carries_metadata, tagger
 
 from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
@@ -42,9 +42,9 @@ class Differentiation(Context):
             return _constant_rule(self, f)
         if type(rule) is Jvp and not rule.bound and rule.variadic is None:
             if len(rule.jvps) == 1:
-                return _unary(self, f, rule.jvps[0], general)
+                return _unary(self, f, rule.jvps[0], general, tagger(self))
             if len(rule.jvps) == 2:
-                return _binary(self, f, *rule.jvps, general)
+                return _binary(self, f, *rule.jvps, general, tagger(self))
         return general
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -97,21 +97,22 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
 _ABSENT = object()
 
 
-def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable) -> Callable:
+def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
+           tag: Callable) -> Callable:
     mine = ctx.tag
 
     def unary(x, *more, **kwargs):
         if type(x) is Tagged and x.tag is mine and not (more or kwargs):
             value = x.value
             ans = f(value)
-            return tag(ans, ctx, d0(x.meta, ans, value))
+            return tag(ans, d0(x.meta, ans, value))
         return general(x, *more, **kwargs)
 
     return unary
 
 
 def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
-            general: Callable) -> Callable:
+            general: Callable, tag: Callable) -> Callable:
     mine = ctx.tag
 
     def binary(x, y=_ABSENT, *more, **kwargs):
@@ -123,16 +124,16 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                         if y.tag is mine:
                             vy = y.value
                             ans = f(vx, vy)
-                            return tag(ans, ctx, d0(x.meta, ans, vx, vy)
+                            return tag(ans, d0(x.meta, ans, vx, vy)
                                        + d1(y.meta, ans, vx, vy))
                     elif type(y) in SCALARS:
                         ans = f(vx, y)
-                        return tag(ans, ctx, d0(x.meta, ans, vx, y))
+                        return tag(ans, d0(x.meta, ans, vx, y))
             elif type(y) is Tagged:
                 if y.tag is mine and type(x) in SCALARS:
                     vy = y.value
                     ans = f(x, vy)
-                    return tag(ans, ctx, d1(y.meta, ans, x, vy))
+                    return tag(ans, d1(y.meta, ans, x, vy))
             elif type(x) in SCALARS and type(y) in SCALARS:
                 return f(x, y)
         return general(x, *(() if y is _ABSENT else (y, *more)), **kwargs)

@@ -39,7 +39,7 @@ BUILTINS = {**primitives.BUILTINS, _tag.enabletagging: enabletagging_under}
 
 def builtin_primitive(ctx: Any, key: Any, f: Any) -> Any:
     """What a tagging context runs for `key` before its own overdub, or None."""
-    if key in TRANSPARENT:
+    if key in TRANSPARENT or getattr(key, "__tagging_api__", False):
         return f
     found = BUILTINS.get(key)
     if found is None:

@@ -2,16 +2,21 @@
 
 A context that decides what foreign calls may receive needs to know whether
 a value carries its metadata anywhere: on itself, or in a slot of a container
-or object it reaches. The shadow store knows; this asks it, and nothing here
-changes it. A `Tagged` (exported by `tagging`) is read through its fields
-`value`, `meta` and `tag`; a context's tag is `ctx.tag`.
+or object it reaches (`carries_metadata`). The shadow store knows; this asks
+it, and nothing here changes it. A context whose rules tag every result they
+compute wants `tag` without its per-call checks (`Tagger`). A `Tagged`
+(exported by `tagging`) is read through its fields `value`, `meta` and `tag`;
+a context's tag is `ctx.tag`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from tagging._tag import Tagged
+from tagging._store import fresh
+from tagging._tag import Tagged, tag
+
+_new = object.__new__
 
 _WALKED = (list, tuple, dict, set, frozenset)
 _DEPTH = 8  # containers nested deeper than this are not looked into
@@ -56,3 +61,27 @@ def _still_holds(container: Any, slot: Any, raw: Any) -> bool:
         return container[slot] is raw
     except (LookupError, TypeError):
         return getattr(container, slot, None) is raw if type(slot) is str else False
+
+
+def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
+    """`tag(value, ctx, meta)` for one context, as `tagger(ctx)(value, meta)`, its
+    checks done once per (value type, metadata type). Like `tag`, a context
+    running another's code calls it as it is, without looking into it."""
+    own = ctx.tag
+    accepted: set = set()  # (value type, metadata type) pairs `tag` took
+
+    def tag_for_ctx(value: Any, meta: Any) -> Tagged:
+        kind = type(value)
+        if (kind, type(meta)) not in accepted:
+            tagged = tag(value, ctx, meta)
+            if kind is not Tagged and type(meta) is not Tagged:
+                accepted.add((kind, type(meta)))
+            return tagged
+        tagged = _new(Tagged)
+        tagged.tag = own
+        tagged.value = value * 1.0 if kind is float else fresh(value)
+        tagged.meta = meta
+        return tagged
+
+    tag_for_ctx.__tagging_api__ = True  # run as it is, like `tag`, by any context
+    return tag_for_ctx
