@@ -22,7 +22,7 @@ from typing import Any, Callable
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
-from tagging._tag import Tagged
+from tagging._tag import Tagged, wrap
 
 _INDEXED = (list, dict, tuple)
 _STORED = (list, dict)
@@ -48,7 +48,17 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
-        return heap.load_attribute(tag, obj, name, value) if entries else value
+        if not entries:
+            return value
+        namespace = getattr(obj, "__dict__", None)
+        if type(namespace) is dict and name in namespace:  # an instance's own attribute
+            entry = entries.get(id(namespace))
+            if entry is None:
+                return value
+            found = entry[1].get(name)
+            return value if found is None or found[0] is not value else \
+                wrap(tag, value, found[1])
+        return heap.load_attribute(tag, obj, name, value)
 
     def astore(obj, name, value):
         route = setters.get((type(obj), name))  # (route, check): see `heap.python_setter`
