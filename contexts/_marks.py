@@ -44,5 +44,5 @@ def precompile(functions) -> None:
         tree = resolve_markers(function_node(located), Hidden(0))
         code = compile_in_context(located, tree, (), f.__code__.co_freevars)
         code = finish_code(code, f.__code__)
-        register_generated(code, attrs.evolve(located, node=tree, lines=()))
+        register_generated(code, attrs.evolve(located, node=tree, lines=(), owned=False))
         f.__code__ = code

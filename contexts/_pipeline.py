@@ -35,7 +35,7 @@ from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
 from contexts._names import PREFIX, Hidden, is_literal, level_of
-from contexts._source import (Located, SourceUnavailable, _registry, locate,
+from contexts._source import (Located, PerCode, SourceUnavailable, _registry, locate,
                               register_generated)
 
 TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code, hooked) -> tree
@@ -70,32 +70,11 @@ class PassError(Exception):
     """A user pass failed or returned something that is not a valid function body."""
 
 
-class _PerCode:
-    """A map from code objects, held weakly and told apart by identity.
-
-    Code objects compare by content, not by file: the same function written in
-    two files gives equal ones, which must not share a transform (its file
-    name) or a verdict on their source.
-    """
-
-    def __init__(self) -> None:
-        self._items: dict = {}  # id(code) -> (weak reference to code, value)
-
-    def get(self, code: types.CodeType) -> Any:
-        found = self._items.get(id(code))
-        return found[1] if found is not None and found[0]() is code else None
-
-    def __setitem__(self, code: types.CodeType, value: Any) -> None:
-        ident = id(code)
-        items = self._items
-        items[ident] = (weakref.ref(code, lambda _: items.pop(ident, None)), value)
-
-
 _lock = threading.RLock()
-_cache = _PerCode()  # code -> {mode: Transform or SourceUnavailable}
+_cache = PerCode()  # code -> {mode: Transform or SourceUnavailable}
 # The source each code object was verified against: later transforms (other
 # modes) use it, not whatever the file holds by then.
-_verified = _PerCode()
+_verified = PerCode()
 
 
 def transform(f: types.FunctionType, mode: Mode) -> Transform:
@@ -205,7 +184,7 @@ def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Loc
         raise SourceUnavailable(
             f"the passes gave {code.co_qualname} another tree the second time; an outer "
             "context needs them to be deterministic, so this code runs natively in it")
-    return attrs.evolve(located, node=tree, lines=())
+    return attrs.evolve(located, node=tree, lines=(), owned=False)  # every reader copies it
 
 
 def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) -> ast.AST:

@@ -87,10 +87,33 @@ class _FileIndex:
         _walk([(item, prefix, inside) for item in node.body], self.scopes, self.pending)
 
 
+class PerCode:
+    """A map from code objects, held weakly and told apart by identity.
+
+    Code objects compare by content, not by file: the same function written in
+    two files gives equal ones, which must not share a transform (its file
+    name) or a verdict on their source; and equal generated code (the
+    transforms of two closures of one function) must not share a registered
+    tree, whose identity marks the code as generated.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict = {}  # id(code) -> (weak reference to code, value)
+
+    def get(self, code: types.CodeType) -> Any:
+        found = self._items.get(id(code))
+        return found[1] if found is not None and found[0]() is code else None
+
+    def __setitem__(self, code: types.CodeType, value: Any) -> None:
+        ident = id(code)
+        items = self._items
+        items[ident] = (weakref.ref(code, lambda _: items.pop(ident, None)), value)
+
+
 _lock = threading.RLock()
 _file_indexes: dict = {}
 # generated code -> its Located, or a function rebuilding it when first asked
-_registry: "weakref.WeakKeyDictionary[types.CodeType, Any]" = weakref.WeakKeyDictionary()
+_registry = PerCode()
 
 
 def register_generated(code: types.CodeType, located: Located | Callable[[], Located]) -> None:
@@ -110,7 +133,7 @@ def locate(f: types.FunctionType) -> Located:
     if generated is not None:
         if not isinstance(generated, Located):
             with _lock:  # rebuilt once: its identity marks code as generated
-                generated = _registry[code]
+                generated = _registry.get(code)
                 if not isinstance(generated, Located):
                     generated = _registry[code] = generated()
         return generated
@@ -157,9 +180,12 @@ def take(located: Located) -> ast.AST | None:
 
     The caller gets it as a new node: the index and the Located keep the old
     one, left without a body, so the tree the caller makes is not kept alive
-    with them (later callers parse the definition's lines again).
+    with them (later callers parse the definition's lines again). A node with no
+    lines to parse again (the registered tree of generated code, which every
+    context that meets that code reads, once per mode and again to rebuild its
+    own tree for an outer context) is never handed out.
     """
-    if not located.owned:
+    if not located.owned or not located.lines:
         return None
     with _lock:
         node = located.node

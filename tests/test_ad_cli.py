@@ -72,8 +72,6 @@ def test_order_three_and_order_zero(tmp_path):
     assert values(ad(DEMO, "--at", "2", "--order", "0")) == {"f(2)": repr(load("cli_demo").f(2))}
 
 
-@pytest.mark.xfail(strict=True, reason="ad bug: a third nested D through Python code "
-                   "fails (TypeError: unsupported operand type(s) for *: 'Tagged' ...)")
 def test_order_three_of_python_code():
     f = load("cli_demo").f
     third = 6 * math.cos(1.0) - 6 * math.sin(1.0) - math.cos(1.0) + math.exp(0.5) / 8
