@@ -11,6 +11,7 @@ a context's tag is `ctx.tag`.
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable
 
 from tagging._store import fresh
@@ -19,6 +20,9 @@ from tagging._tag import Tagged, tag
 _new = object.__new__
 
 _WALKED = (list, tuple, dict, set, frozenset)
+# Modules, classes and functions are not data a call is given: their slots
+# (globals, class attributes) are the program's, not the argument's.
+_NOT_WALKED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
 _DEPTH = 8  # containers nested deeper than this are not looked into
 
 
@@ -36,7 +40,7 @@ def carries_metadata(value: Any, ctx: Any) -> bool:
 
 
 def _holds(store: Any, value: Any, depth: int, seen: set) -> bool:
-    if depth == 0 or id(value) in seen:
+    if depth == 0 or id(value) in seen or isinstance(value, _NOT_WALKED):
         return False
     seen.add(id(value))
     namespace = getattr(value, "__dict__", None)
