@@ -199,9 +199,34 @@ class ImplicitMixin(BodyTransformer):
         return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        if self.iterating and len(node.targets) > 1 and any(
+                isinstance(t, (ast.Tuple, ast.List)) or
+                (self.properties and isinstance(t, ast.Attribute)) for t in node.targets):
+            return self.chained(node)
         node = self.generic_visit(node)
-        if self.iterating and any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+        if self.iterating and isinstance(node.targets[0], (ast.Tuple, ast.List)):
             node.value = self.wrap(node.value)
+        return self.stored(node)
+
+    def chained(self, node: ast.Assign) -> list:
+        """`a, b = x = v`: `v` once, then each target in turn, as CPython stores them:
+        an unpacking target iterates the value, any other gets the value itself."""
+        value = self.visit(node.value)
+        self.stores += 1
+        temp = self.hidden(f"s{self.stores}")
+        out = [assign(temp, value, node)]
+        for target in node.targets:
+            single = ast.copy_location(
+                ast.Assign(targets=[self.visit(target)], value=name(temp, node)), node)
+            if isinstance(target, (ast.Tuple, ast.List)):
+                single.value = self.wrap(single.value)
+            stored = self.stored(single)
+            out.extend(stored if isinstance(stored, list) else [stored])
+        return out
+
+    def stored(self, node: ast.Assign) -> ast.AST:
+        """A one-target assignment whose parts are visited (a property's setter called
+        in the context)."""
         target = node.targets[0]
         if self.properties and len(node.targets) == 1 and isinstance(target, ast.Attribute):
             # `o.x = v`: v first, then o, as Python evaluates them.

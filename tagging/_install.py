@@ -18,6 +18,7 @@ from typing import Any
 from contexts import _api, _pipeline, _runtime, _tracebacks
 from contexts._marks import precompile
 from tagging import _heap as heap
+from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging import _tag
 from tagging._fast import heap_paths
@@ -34,7 +35,8 @@ def enabletagging_under(ctx, inner_ctx, f, parent=None):
     return _tag.enabletagging(inner_ctx, f, ctx.tag if parent is None else parent)
 
 
-BUILTINS = {**primitives.BUILTINS, _tag.enabletagging: enabletagging_under}
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS,
+            _tag.enabletagging: enabletagging_under}
 
 
 def builtin_primitive(ctx: Any, key: Any, f: Any) -> Any:
@@ -98,7 +100,8 @@ def cell_values(runtime: Any) -> dict:
         return heap.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "plain": plain, "yielded": yielded, "received": received, "kwargs": kwargs,
+            "globals": globals, "plain": plain, "yielded": yielded, "received": received,
+            "kwargs": kwargs,
             **heap_paths(ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 
@@ -147,10 +150,11 @@ _api.FOREIGN_RESULTS.append(foreign_result)
 
 def _engine_functions() -> list:
     """The primitives' functions, whose `nooverdub` markers are compiled away."""
-    found = {f for f in vars(primitives).values()
-             if isinstance(f, types.FunctionType) and f.__module__ == primitives.__name__}
+    modules = {primitives.__name__, iterators.__name__}
+    found = {f for module in (primitives, iterators) for f in vars(module).values()
+             if isinstance(f, types.FunctionType) and f.__module__ in modules}
     found |= {f for f in BUILTINS.values()
-              if isinstance(f, types.FunctionType) and f.__module__ == primitives.__name__}
+              if isinstance(f, types.FunctionType) and f.__module__ in modules}
     return sorted(found, key=lambda f: f.__qualname__)
 
 

@@ -49,6 +49,7 @@ class _Tagging(BodyTransformer):
                          if n != "__class__" and not n.startswith("__ovd")}
         self.shadowed: list = []  # names bound by the comprehensions being visited
         self.generator = bool(code.co_flags & inspect.CO_GENERATOR)
+        self.chains = 0  # temporaries holding the value of `a = b = v`
 
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
         prologue = self.variadic_prologue(tree.args, tree)  # decided on the body as is
@@ -99,7 +100,7 @@ class _Tagging(BodyTransformer):
         if node.id in self.cellvars or node.id in self.freevars:
             return self.helper("cload", [self.cell(node.id, node), node], node)
         if node.id not in self.locals:
-            module = call(ast.Name(id="globals", ctx=ast.Load()), [], node, native=True)
+            module = self.helper("globals", [], node)  # (a local may be named `globals`)
             return self.helper("gload", [module, constant(node.id, node), node], node)
         return node
 
@@ -120,8 +121,30 @@ class _Tagging(BodyTransformer):
             ast.Assign(targets=[name(identifier, where, store=True)], value=stored), where)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        if len(node.targets) > 1:
+            return self.chained(node)
         node.value = self.visit(node.value)
         node.targets = [self.visit(t) for t in node.targets]
+        return self.stored(node)
+
+    def chained(self, node: ast.Assign) -> list:
+        """`a, b = x = v`: `v` once, held, then stored into each target in turn, as
+        CPython stores them, each as its own assignment (an unpacking target iterates
+        the value, a global or a cell keeps its metadata, any other name gets the
+        value itself)."""
+        self.chains += 1
+        temp = hidden(self.level, f"chain{self.chains}")
+        out = [ast.copy_location(ast.Assign(targets=[name(temp, node, store=True)],
+                                            value=self.visit(node.value)), node)]
+        for target in node.targets:
+            single = ast.copy_location(
+                ast.Assign(targets=[self.visit(target)], value=name(temp, node)), node)
+            stored = self.stored(single)
+            out.extend(stored if isinstance(stored, list) else [stored])
+        return out
+
+    def stored(self, node: ast.Assign) -> ast.AST:
+        """A one-target assignment whose value and target are visited."""
         if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)):
             return self.unpacking(node)
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
@@ -130,7 +153,7 @@ class _Tagging(BodyTransformer):
         if target in self.cellvars or target in self.freevars:
             return self.cell_store(target, node.value, node)
         if target in self.declared_global:
-            module = call(ast.Name(id="globals", ctx=ast.Load()), [], node, native=True)
+            module = self.helper("globals", [], node)  # (a local may be named `globals`)
             node.value = self.helper("gstore", [module, constant(target, node), node.value],
                                      node)
         return node

@@ -1586,6 +1586,79 @@ def unpacking(n):
     return [a, b, c, d, first, middle, last, init, p, q, merged, joined, swapped_a, swapped_b]
 
 
+class Logged:
+    """An iterable that logs each `__iter__`, with a property that logs its setter."""
+
+    def __init__(self, *items):
+        self.items = items
+        self._slot = None
+
+    def __iter__(self):
+        note(("iter", self.items))
+        return iter(self.items)
+
+    @property
+    def slot(self):
+        return self._slot
+
+    @slot.setter
+    def slot(self, value):
+        note(("set slot", type(value).__name__))
+        self._slot = value
+
+
+class ListSub(list):
+    pass
+
+
+@case(1, 2)
+@case(1.5, "s")
+def chained_assignment(a, b):
+    """`a, b = x = t`: the value once, then each target left to right; an unpacking
+    target iterates it (again for each), any other gets the value itself (#11.1)."""
+    global COUNTER
+    p, q = x = Pair(a, b)
+    r, s = y = ListSub([b, a])
+    u, v = w = (a, b)
+    (c, d), e = z = [(a, b), Pair(b, a)]
+    logged = Logged(a, b)
+    f, g = h = [i, j] = logged
+    box = Logged()
+    table = {}
+    box.slot = k, m = table["k"] = Pair(b, b)
+    COUNTER = n, o = Pair(a, a)
+    first = [*"ab"]
+    first[0], second = third = ("x", "y")
+
+    def cell():
+        return held
+
+    held, _ = stored = ListSub([a, a])
+    return [p, q, x, type(x).__name__, r, s, y, type(y).__name__, u, v, w, c, d, e, z,
+            type(z[1]).__name__, f, g, i, j, h is logged, box.slot, k, m, table,
+            type(COUNTER).__name__, COUNTER, n, o, first, second, third, cell(),
+            type(stored).__name__]
+
+
+@case(2, None)
+def shadowed_globals(x, globals):
+    """A parameter named `globals` (as `inspect.signature` has): module globals are
+    still read and written as Python does."""
+    global COUNTER
+    COUNTER = x + len(LOG)
+    return [COUNTER, Pair(x).left, globals]
+
+
+def matching_blocks(left, right):
+    import difflib
+    matcher = difflib.SequenceMatcher(None, left, right)
+    return [matcher.get_matching_blocks(), matcher.get_opcodes(), matcher.ratio(),
+            list(difflib.unified_diff(left.split(), right.split(), lineterm=""))]
+
+
+case("abcd xy", "bcde xz")(matching_blocks)
+
+
 @case(3)
 def iter_next_protocols(n):
     class Countdown:

@@ -1,0 +1,294 @@
+"""`itertools`' C iterators in a tagging context: elements keep their metadata.
+
+`islice`, `chain`, `compress`, `zip_longest`, `pairwise`, `cycle`, `product`
+and `tee` are C types that iterate their sources natively: a generator
+transformed for the context yields plain values (their metadata waits in the
+store for a consumer in the context) and a container gives its raw elements,
+so what came out had lost its metadata. Here, when a source may give metadata
+(a generator, a container whose elements the store knows, an object with a
+Python `__iter__`, or a value tagged for the context), the tool is a Python
+twin run in the context, which iterates its sources there and yields (or
+builds) what it took from them; it raises the C type's own argument errors
+first, and calls `iter` and consumes the sources when and as the C code does.
+Otherwise the C type runs, natively.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import types
+
+from contexts import nooverdub, recurse
+from tagging import _heap as heap
+from tagging._tag import Tagged, rawest
+
+_GENERATOR = types.GeneratorType
+
+
+def _flows(tag, value) -> bool:
+    """Whether `value`, iterated (or held) natively, could drop metadata of `tag`."""
+    if type(value) is Tagged and value.tag is tag:
+        return True
+    raw = rawest(value)
+    kind = type(raw)
+    return kind is _GENERATOR or heap.python_iteration(kind) or \
+        heap.python_stepping(kind) or heap.iterates_with_metadata(tag, raw)
+
+
+def _any_flows(tag, args, kwargs, nested) -> bool:
+    for value in (*args, *kwargs.values()):
+        if _flows(tag, value):
+            return True
+        if nested and isinstance(value, heap.SEQUENCES):  # sources in a container
+            if any(_flows(tag, inner) for inner in value):
+                return True
+    return False
+
+
+def _tool(native, twin, iterated=None, nested=False):
+    """The primitive for `native`: `twin(*args, **kwargs)` run in the context when a
+    source may give metadata (`iterated(args)`: the positions of the sources, all
+    by default; `nested`: the sources are the items of the argument), else `native`
+    itself."""
+    typed = isinstance(native, type)
+
+    def primitive(ctx, *args, **kwargs):
+        if typed:
+            args = args[1:]  # the class, which is `native`
+        tag = ctx.tag
+        plain = [nooverdub(heap.own)(a, tag) for a in args]
+        plain_kwargs = {k: nooverdub(heap.own)(v, tag) for k, v in kwargs.items()}
+        positions = range(len(args)) if iterated is None else iterated(args)
+        if not nooverdub(_any_flows)(tag, args, kwargs, nested):
+            return native(*plain, **plain_kwargs)
+        probe = list(plain)
+        for position in positions:
+            probe[position] = ()
+        native(*probe, **plain_kwargs)  # the C type's own argument errors, nothing iterated
+        return recurse(ctx, twin, *args, **kwargs)
+
+    primitive.__name__ = f"tagged_{native.__name__}"
+    return primitive
+
+
+def _first(args):
+    return range(min(1, len(args)))
+
+
+def _first_two(args):
+    return range(min(2, len(args)))
+
+
+# The twins: each is what the C type does, written in Python --------------------------
+
+def islice_(iterable, *args):
+    if len(args) == 1:
+        start, stop, step = None, args[0], None
+    else:
+        start, stop, step = (*args, None)[:3]
+    start = 0 if start is None else operator.index(start)
+    stop = None if stop is None else operator.index(stop)
+    step = 1 if step is None else operator.index(step)
+    return _islice(iter(iterable), start, stop, step)
+
+
+def _islice(iterator, upcoming, stop, step):
+    count = 0
+    while True:
+        while count < upcoming:  # skipped items are consumed only when asked for the next
+            try:
+                next(iterator)
+            except StopIteration:
+                return
+            count += 1
+        if stop is not None and count >= stop:
+            return
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        count += 1
+        upcoming += step
+        if stop is not None and upcoming > stop:
+            upcoming = stop
+        yield item
+
+
+def chain_(*iterables):
+    return _chain(iter(iterables))
+
+
+def chain_from_iterable(iterable):
+    return _chain(iter(iterable))
+
+
+def _chain(sources):
+    for source in sources:  # each source's `iter` when it is reached
+        for item in source:
+            yield item
+
+
+def compress_(data, selectors):
+    return _compress(iter(data), iter(selectors))
+
+
+def _compress(data, selectors):
+    for datum in data:
+        try:
+            selector = next(selectors)
+        except StopIteration:
+            return
+        if selector:
+            yield datum
+
+
+def zip_longest_(*iterables, fillvalue=None):
+    return _zip_longest([iter(i) for i in iterables], fillvalue)
+
+
+def _zip_longest(iterators, fillvalue):
+    active = len(iterators)
+    if not active:
+        return
+    while True:
+        items = []
+        for index, iterator in enumerate(iterators):
+            if iterator is None:
+                items.append(fillvalue)
+                continue
+            try:
+                item = next(iterator)
+            except StopIteration:
+                active -= 1
+                if not active:
+                    return
+                iterators[index] = None
+                item = fillvalue
+            items.append(item)
+        yield tuple(items)
+
+
+def pairwise_(iterable):
+    return _pairwise(iter(iterable))
+
+
+def _pairwise(iterator):
+    try:
+        old = next(iterator)
+    except StopIteration:
+        return
+    while True:
+        try:
+            new = next(iterator)
+        except StopIteration:
+            return
+        yield old, new
+        old = new
+
+
+def cycle_(iterable):
+    return _cycle(iter(iterable))
+
+
+def _cycle(iterator):
+    saved = []
+    for item in iterator:
+        saved.append(item)
+        yield item
+    if not saved:
+        return
+    while True:
+        for item in saved:
+            yield item
+
+
+def product_(*iterables, repeat=1):
+    pools = [tuple(i) for i in iterables] * operator.index(repeat)
+    return _product(pools)
+
+
+def _product(pools):
+    for pool in pools:
+        if not pool:
+            return
+    indices = [0] * len(pools)
+    while True:
+        yield tuple([pool[index] for pool, index in zip(pools, indices)])
+        position = len(pools) - 1
+        while position >= 0:
+            indices[position] += 1
+            if indices[position] < len(pools[position]):
+                break
+            indices[position] = 0
+            position -= 1
+        else:
+            return
+
+
+def tee_(iterable, n=2):
+    iterator = iter(iterable)
+    n = operator.index(n)
+    if n == 0:
+        return ()
+    copier = getattr(iterator, "__copy__", None)
+    if copier is None:
+        iterator = _Tee(_TeeSource(iterator), _TeeLink())
+        copier = iterator.__copy__
+    copies = [iterator]
+    for _ in range(1, n):
+        copies.append(copier())
+    return tuple(copies)
+
+
+class _TeeSource:
+    """What the iterators of one `tee` share: the source."""
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+
+class _TeeLink:
+    """One item of a `tee`'s source, taken once, and the link after it."""
+
+    def __init__(self):
+        self.filled = False
+        self.value = None
+        self.after = None
+
+
+class _Tee:
+    """One iterator of a `tee`: where it is in the shared chain of links."""
+
+    def __init__(self, source, link):
+        self._source = source
+        self._link = link
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        link = self._link
+        if not link.filled:
+            link.value = next(self._source.iterator)
+            link.after = _TeeLink()
+            link.filled = True
+        self._link = link.after
+        return link.value
+
+    def __copy__(self):
+        return _Tee(self._source, self._link)
+
+
+BUILTINS: dict = {
+    itertools.islice: _tool(itertools.islice, islice_, _first),
+    itertools.chain: _tool(itertools.chain, chain_),
+    itertools.chain.from_iterable: _tool(itertools.chain.from_iterable, chain_from_iterable,
+                                          nested=True),
+    itertools.compress: _tool(itertools.compress, compress_, _first_two),
+    itertools.zip_longest: _tool(itertools.zip_longest, zip_longest_),
+    itertools.pairwise: _tool(itertools.pairwise, pairwise_),
+    itertools.cycle: _tool(itertools.cycle, cycle_),
+    itertools.product: _tool(itertools.product, product_),
+    itertools.tee: _tool(itertools.tee, tee_, _first),
+}
