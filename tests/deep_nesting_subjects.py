@@ -5,40 +5,21 @@ that tree), so that these are found in their file as a user's functions are."""
 from __future__ import annotations
 
 import math
-import operator
 import types
 
 from ad import D
 from contexts import Context, overdub, primitive
-from tagging import NoMetaData, enabletagging, hasmetadata, istagged, metadata, tag, untag
+from tagging import enabletagging, istagged, tag
+from tests.examples import load
 
-# A toy forward-mode AD on the tagging API alone (as examples/nested_d.py), with a
+# The toy forward-mode AD of examples/nested_d.py (the tagging API alone), with a
 # primitive for `float` and a fallback that refuses Python code: a Python function
 # reaching `fallback` means the engine ran it natively, outside this context.
+nested_d = load("nested_d")
+tangent = nested_d.tangent
 
 
-class Toy(Context):
-    @classmethod
-    def metadatatype(cls, value_type):
-        return (int, float) if value_type in (int, float) else NoMetaData
-
-    def parts(self, x):
-        return untag(x, self), tangent(x, self)
-
-    @primitive(operator.add)
-    def add(self, x, y):
-        if not (istagged(x, self) or istagged(y, self)):
-            return x + y
-        (vx, dx), (vy, dy) = self.parts(x), self.parts(y)
-        return tag(vx + vy, self, dx + dy)
-
-    @primitive(operator.mul)
-    def mul(self, x, y):
-        if not (istagged(x, self) or istagged(y, self)):
-            return x * y
-        (vx, dx), (vy, dy) = self.parts(x), self.parts(y)
-        return tag(vx * vy, self, vy * dx + vx * dy)
-
+class Toy(nested_d.DiffCtx):
     @primitive(float)
     def float_(self, x):
         if not istagged(x, self):
@@ -50,10 +31,6 @@ class Toy(Context):
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise AssertionError(f"{f!r} ran natively, outside the context")
         return super().fallback(f, *args, **kwargs)
-
-
-def tangent(x, ctx):
-    return metadata(x, ctx) if hasmetadata(x, ctx) else 0
 
 
 def toy_d(f, x):
