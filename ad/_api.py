@@ -19,7 +19,7 @@ from ad._context import Differentiation
 from ad._errors import describe
 from ad._numbers import is_number, one_like
 from ad._rules import RULES, User
-from ad._structure import tangents_of
+from ad._structure import tangent_of, tangents_of
 
 _MISSING = object()
 
@@ -39,7 +39,7 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
 
         return derivative
     _check_point(x, "D", f)
-    return jvp(f, (x,), (one_like(untag_all(x)),))[1]
+    return jvp(f, (x,), (one_like(x),))[1]
 
 
 def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
@@ -53,7 +53,7 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         _check_point(x, "jvp", f)
     ctx = enabletagging(Differentiation(), f)
     result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
-    return _plain_value(result, ctx), _tangents(result, ctx, f)
+    return untag(result, ctx), _tangents(result, ctx, f)
 
 
 def gradient(f: Callable, xs: Sequence) -> list:
@@ -106,27 +106,18 @@ def _called_with_list(f: Callable) -> Callable:
     return with_list
 
 
-def _plain_value(result: Any, ctx: Any) -> Any:
-    return untag(result, ctx)
-
-
 def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
     if callable(result) and not is_number(untag(result, ctx)):
         raise TypeError(
             f"{describe(f)} returned a function; derivatives of function-valued "
             "functions are not supported. Differentiate the value it computes instead: "
             "D(lambda x: f(x)(y), x0)")
-    if type(result) is not list and is_number(untag(result, ctx)):
-        from ad._structure import tangent_of
+    if is_number(untag(result, ctx)):
         return tangent_of(result, ctx)
     try:
         return overdub(ctx, tangents_of, result, ctx)
     except TypeError as error:
         raise TypeError(f"{describe(f)}: {error}") from None
-
-
-def untag_all(x: Any) -> Any:
-    return x
 
 
 def _check_callable(f: Any, caller: str) -> None:
