@@ -102,3 +102,11 @@ def remembered(compute: Callable, *args: Any) -> tuple:
     Where the answer is kept, `found[1] is None or found[1]()` says it is current."""
     lookups = Lookups()
     return compute(lookups, *args), lookups.check()
+
+
+def current(table: dict, key: Any, compute: Callable, *args: Any) -> Any:
+    """`table[key]`'s answer if it is still current, else `compute`'s, kept anew."""
+    found = table.get(key)
+    if found is None or (found[1] is not None and not found[1]()):
+        found = table[key] = remembered(compute, *args)
+    return found[0]

@@ -20,7 +20,7 @@ from collections import deque
 from typing import Any
 
 from contexts._canonical import class_attribute
-from contexts._lookups import Lookups, remembered
+from contexts._lookups import Lookups, current
 from tagging._store import ABSENT
 from tagging._tag import Tag, Tagged, rawest, wrap
 
@@ -62,11 +62,7 @@ def retag(tag: Tag, value: Any, meta: Any) -> Any:
 
 def python_method(kind: type, name: str) -> Any:
     """`kind`'s method `name` if it is written in Python (so it must run in the context)."""
-    key = (kind, name)
-    found = _methods.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = _methods[key] = remembered(Lookups.python_method, kind, name)
-    return found[0]
+    return current(_methods, (kind, name), Lookups.python_method, kind, name)
 
 
 def python_iteration(kind: type) -> bool:
@@ -100,13 +96,10 @@ def python_getter(obj: Any, name: str) -> Any:
     instance dict shadows a non-data descriptor.
     """
     kind = type(obj)
-    key = (kind, name)
-    found = GETTERS.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = GETTERS[key] = remembered(_getter_route, kind, name)
-    if found[0] is None:
+    found = current(GETTERS, (kind, name), _getter_route, kind, name)
+    if found is None:
         return None
-    function, leading, trailing, data, hook = found[0]
+    function, leading, trailing, data, hook = found
     if function is not None and not data:
         namespace = getattr(obj, "__dict__", None)
         if type(namespace) is dict and name in namespace:
@@ -151,11 +144,7 @@ def python_setter(obj: Any, name: str) -> Any:
     setter, a descriptor's `__set__`).
     """
     kind = type(obj)
-    key = (kind, name)
-    found = SETTERS.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = SETTERS[key] = remembered(_setter_route, kind, name)
-    return found[0]
+    return current(SETTERS, (kind, name), _setter_route, kind, name)
 
 
 def _setter_route(lookups: Lookups, kind: type, name: str) -> Any:
@@ -189,11 +178,7 @@ def attribute_slot(obj: Any, name: str) -> tuple:
 
 def _field_index(kind: type, name: str) -> Any:
     """The item a namedtuple field `name` reads, if it is one."""
-    key = (kind, name)
-    found = _fields.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = _fields[key] = remembered(_field_item, kind, name)
-    return found[0]
+    return current(_fields, (kind, name), _field_item, kind, name)
 
 
 def _field_item(lookups: Lookups, kind: type, name: str) -> Any:

@@ -81,3 +81,14 @@ def pow_exponent(g: Any, ans: Any, x: Any, y: Any) -> Any:
     if not is_complex(ans) and x < 0:
         return g * ans * log(-x)
     return g * ans * log(x)
+
+
+def product_terms(gs: Any, factors: tuple) -> list:
+    """The product rule's terms, g_i times the product of the other factors, by
+    prefix and suffix products (no division, so zero factors are fine)."""
+    prefix, suffix = [1] * (len(factors) + 1), [1] * (len(factors) + 1)
+    for i, x in enumerate(factors):
+        prefix[i + 1] = prefix[i] * x
+    for i in range(len(factors) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] * factors[i]
+    return [g * prefix[i] * suffix[i + 1] for i, g in enumerate(gs)]

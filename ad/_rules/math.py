@@ -2,7 +2,8 @@
 
 import math
 
-from ad._rules._support import dabs, digamma, over, pow_base, pow_exponent, sign
+from ad._rules._support import (dabs, digamma, over, pow_base, pow_exponent, product_terms,
+                                sign)
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
 
 
@@ -30,17 +31,6 @@ def _exponent(x):
     return math.frexp(x)[1]
 
 
-def _dprod(gs, ans, start, *xs):
-    """Product rule by prefix and suffix products (no division, so zeros are fine)."""
-    factors = (start, *xs)
-    prefix, suffix = [1] * (len(factors) + 1), [1] * (len(factors) + 1)
-    for i, x in enumerate(factors):
-        prefix[i + 1] = prefix[i] * x
-    for i in range(len(factors) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] * factors[i]
-    return sum(g * prefix[i] * suffix[i + 1] for i, g in enumerate(gs))
-
-
 defmodel(math.fsum, lambda iterable: _fsum(*iterable))
 defmodel(math.prod, lambda iterable, *, start=1: _prod(start, *iterable))
 defmodel(math.dist, lambda p, q: _dist(len(p), *p, *q))
@@ -49,7 +39,7 @@ defmodel(math.frexp, lambda x: (math.ldexp(x, -_exponent(x)), _exponent(x)))
 
 defjvp_all(_fsum, lambda gs, ans, *xs: sum(gs))
 defjvp_all(math.hypot, lambda gs, ans, *xs: over(sum(g * x for g, x in zip(gs, xs)), ans))
-defjvp_all(_prod, _dprod)
+defjvp_all(_prod, lambda gs, ans, start, *xs: sum(product_terms(gs, (start, *xs))))
 defjvp_all(_dist, lambda gs, ans, n, *c: over(sum(
     (p - q) * (gp - gq) for p, q, gp, gq in zip(c[:n], c[n:], gs[1:n + 1], gs[n + 1:])), ans))
 defjvp(_frac, lambda g, ans, x: g)

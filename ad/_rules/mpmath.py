@@ -11,7 +11,8 @@ of mpf and mpc needs no line here: `x * y` is `operator.mul`.
 import mpmath
 
 from ad._errors import no_rule
-from ad._rules._support import dabs, is_complex, over, pow_base, pow_exponent, sign
+from ad._rules._support import (dabs, is_complex, over, pow_base, pow_exponent,
+                                product_terms, sign)
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
 
 
@@ -33,16 +34,6 @@ def _dterm(g, t, absolute, squared):
     if absolute:
         return dabs(g, abs(t), t)
     return g
-
-
-def _dfprod(gs, ans, *xs):
-    """Product rule by prefix and suffix products (no division, so zeros are fine)."""
-    prefix, suffix = [1] * (len(xs) + 1), [1] * (len(xs) + 1)
-    for i, x in enumerate(xs):
-        prefix[i + 1] = prefix[i] * x
-    for i in range(len(xs) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] * xs[i]
-    return mpmath.fsum(g * prefix[i] * suffix[i + 1] for i, g in enumerate(gs))
 
 
 def _drgamma(g, ans, x):
@@ -70,7 +61,7 @@ defmodel(mpmath.fprod, lambda ctx, factors: _fprod(*factors) if ctx is mpmath.mp
          else ctx.fprod(factors))
 defjvp_all(_fsum, lambda gs, ans, absolute, squared, *terms: mpmath.fsum(
     _dterm(g, t, absolute, squared) for g, t in zip(gs[2:], terms)))
-defjvp_all(_fprod, _dfprod)
+defjvp_all(_fprod, lambda gs, ans, *xs: mpmath.fsum(product_terms(gs, xs)))
 
 defjvp(mpmath.sqrt, lambda g, ans, x: over(g, 2 * ans))
 defjvp(mpmath.cbrt, lambda g, ans, x: over(g, 3 * ans * ans))
