@@ -15,6 +15,7 @@ import pickle
 import types
 from typing import Iterable
 
+from contexts._generated import register
 from contexts._source import Located, SourceUnavailable, reparse, same_code, take
 
 FACTORY = "__ovd_factory__"
@@ -152,8 +153,10 @@ def check_current(f: types.FunctionType, located: Located) -> None:
 def finish_code(code: types.CodeType, original: types.CodeType) -> types.CodeType:
     """Give generated code the original's names, late flags and place flags."""
     flags = code.co_flags & ~_PLACE_FLAGS | original.co_flags & (_LATE_FLAGS | _PLACE_FLAGS)
-    return _unprefixed(code).replace(
+    finished = _unprefixed(code).replace(
         co_name=original.co_name, co_qualname=original.co_qualname, co_flags=flags)
+    register(finished)
+    return finished
 
 
 def _unprefixed(code: types.CodeType) -> types.CodeType:

@@ -21,6 +21,13 @@ def nooverdub(f: Any) -> Any:
     return f
 
 
+def slotlike(f: Any) -> Any:
+    """Mark a dunder written in Python to be run as a C slot would be: natively,
+    unseen by hooks, by the operators a context runs (a wrapper type's dunders)."""
+    f.__ovd_slotlike__ = True
+    return f
+
+
 def contextslot() -> ast.expr:
     """The running context, in a transformed body; an AST node for pass authors."""
     return ast.Call(func=ast.Name(id="contextslot", ctx=ast.Load()), args=[], keywords=[])

@@ -108,13 +108,13 @@ def plan(op: Callable, args: tuple) -> list | None:
         method = class_attribute(kind, _DIRECT[op], _ABSENT)
         if method is _ABSENT and op is operator.contains and _iterates_in_python(kind):
             return [(search, args, True)]
-        return [(method, args, True)] if type(method) is types.FunctionType else None
+        return [(method, args, True)] if _python(method) else None
     if op in _INPLACE:
         name, binary = _INPLACE[op]
         method = class_attribute(type(args[0]), name)
         if not _known(method):
             return None
-        steps = _binary_steps(binary, *args, force=type(method) is types.FunctionType)
+        steps = _binary_steps(binary, *args, force=_python(method))
         if steps is None:
             return None
         return ([_step(method, args)] if method is not None else []) + steps
@@ -128,7 +128,7 @@ def _iterates_in_python(kind: type) -> bool:
     method = class_attribute(kind, "__iter__", _ABSENT)
     if method is _ABSENT:
         method = class_attribute(kind, "__getitem__")
-    return type(method) is types.FunctionType
+    return _python(method)
 
 
 def search(container, item):
@@ -185,11 +185,16 @@ def _ordered(forward, reflected, a, b, reflected_first: bool) -> list:
 
 
 def _step(method, operands):
-    return method, operands, type(method) is types.FunctionType
+    return method, operands, _python(method)
+
+
+def _python(method) -> bool:
+    """Whether `method` is Python code the context should see (not marked `slotlike`)."""
+    return type(method) is types.FunctionType and "__ovd_slotlike__" not in method.__dict__
 
 
 def _worth(*methods) -> bool:
-    return any(type(m) is types.FunctionType for m in methods)
+    return any(_python(m) for m in methods)
 
 
 def _known(*methods) -> bool:

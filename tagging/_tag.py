@@ -10,11 +10,12 @@ innermost context's wrapper outside.
 from __future__ import annotations
 
 import itertools
+from sys import _getframe
 from typing import Any, Callable
 
 import attrs
 
-from contexts import Context, similarcontext
+from contexts import Context, is_generated, similarcontext, slotlike
 from contexts._context import NoMetaData
 from contexts._context import _version as class_version
 from tagging._store import Store, fresh
@@ -51,8 +52,53 @@ class Tagged:
     def __repr__(self) -> str:
         return f"Tagged({self.tag!r}, {self.value!r}, {self.meta!r})"
 
+    # In the engine's code a `Tagged` compares by identity and tests as its value;
+    # anywhere else it refuses, rather than act as a number that is silently wrong.
+
+    @slotlike
     def __bool__(self) -> bool:
-        return bool(rawest(self))
+        if is_generated(_getframe(1).f_code):
+            return bool(rawest(self))
+        raise escaped(self, "a truth test")
+
+    @slotlike
+    def __eq__(self, other: Any) -> Any:
+        if is_generated(_getframe(1).f_code):
+            return NotImplemented
+        raise escaped(self, "==")
+
+    @slotlike
+    def __ne__(self, other: Any) -> Any:
+        if is_generated(_getframe(1).f_code):
+            return NotImplemented
+        raise escaped(self, "!=")
+
+    __hash__ = object.__hash__
+
+
+def escaped(tagged: Tagged, operation: str) -> TypeError:
+    """The error for `operation` on a tagged value that left its context."""
+    return TypeError(
+        f"{operation} on {tagged!r}, a value tagged by a context, outside that context; "
+        f"take its plain value with untag(r, ctx) or its metadata with metadata(r, ctx) "
+        "while the context runs (overdub in a tagging context may return such a value)")
+
+
+def _refusal(operation: str) -> Callable:
+    def refuse(self: Tagged, *args: Any) -> Any:
+        raise escaped(self, operation)
+    refuse.__name__ = refuse.__qualname__ = f"refuse {operation}"
+    return slotlike(refuse)
+
+
+for _operation, _names in {
+        "arithmetic": "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod "
+                      "rmod divmod rdivmod pow rpow matmul rmatmul neg pos abs invert and "
+                      "rand or ror xor rxor lshift rlshift rshift rrshift round trunc floor ceil",
+        "a comparison": "lt le gt ge",
+        "a conversion": "float int complex index format"}.items():
+    for _name in _names.split():
+        setattr(Tagged, f"__{_name}__", _refusal(_operation))
 
 
 _new = object.__new__
