@@ -80,8 +80,8 @@ def escaped(tagged: Tagged, operation: str) -> TypeError:
     """The error for `operation` on a tagged value that left its context."""
     return TypeError(
         f"{operation} on {tagged!r}, a value tagged by a context, outside that context; "
-        f"take its plain value with untag(r, ctx) or its metadata with metadata(r, ctx) "
-        "while the context runs (overdub in a tagging context may return such a value)")
+        "take its plain value with untag(r, ctx) and its metadata with metadata(r, ctx) "
+        "(overdub in a tagging context may return such a value)")
 
 
 def _refusal(operation: str) -> Callable:
