@@ -20,6 +20,7 @@ import operator
 from typing import Any, Callable
 
 from tagging import _heap as heap
+from tagging import _routes as routes
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
 from tagging._tag import Tagged, wrap
@@ -36,7 +37,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     """
     tag = ctx.tag
     entries, members = tag.store.entries, tag.store.members
-    getters, setters = heap.GETTERS, heap.SETTERS
+    getters, setters = routes.GETTERS, routes.SETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
     slow_setattr = functools.partial(primitives.setattr_, ctx)
     slow_getitem = functools.partial(primitives.getitem, ctx)
@@ -44,7 +45,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     slow_iterate = functools.partial(primitives.iterate, ctx)
 
     def aload(obj, name):
-        route = getters.get((type(obj), name))  # (route, check): see `heap.python_getter`
+        route = getters.get((type(obj), name))  # (route, check): see `routes.python_getter`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
@@ -61,7 +62,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return heap.load_attribute(tag, obj, name, value)
 
     def astore(obj, name, value):
-        route = setters.get((type(obj), name))  # (route, check): see `heap.python_setter`
+        route = setters.get((type(obj), name))  # (route, check): see `routes.python_setter`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:

@@ -1,26 +1,18 @@
-"""Native helpers of the heap primitives: finding slots, reading and writing metadata.
+"""Slot storage: reading and writing the metadata of heap slots.
 
 These run natively (the primitives call them through `nooverdub`); they only
-touch plain containers and the store, never call user code.
-
-A generator made by transformed code yields plain values: a tagged value it
-yields leaves its metadata in the store, under the generator's frame, and a
-consumer in the context takes it from there. So a generator that outlives the
-run never hands outside code a `Tagged`. A tagged value sent to a generator
-reaches it plain too, its metadata left in the store for the frame that
-receives it, while the send runs.
+touch plain containers and the store, never call user code. Which Python code
+an attribute access runs is `_routes`; what generators yield is `_channels`.
 """
 
 from __future__ import annotations
 
-import collections
 import gc
-import types
 from collections import deque
 from typing import Any
 
 from contexts._canonical import class_attribute
-from contexts._lookups import Lookups, current
+from tagging._routes import attribute_slot, python_method
 from tagging._store import ABSENT
 from tagging._tag import Tag, Tagged, rawest, wrap
 
@@ -28,13 +20,6 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 _VIEWS = (VALUES, ITEMS, KEYS)
-# Remembered per type, each answer with the check that it is still current
-# (`contexts._lookups`): a class may change after its first use.
-GETTERS: dict = {}  # (type, name) -> (how a lookup runs Python code, or None; check)
-SETTERS: dict = {}  # (type, name) -> (how a store runs Python code, or None; check)
-_methods: dict = {}  # (type, name) -> (its Python method or None, check)
-_fields: dict = {}  # (type, name) -> (the item a namedtuple field reads or None, check)
-_TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
 
 
 def own(x: Any, tag: Tag) -> Any:
@@ -59,132 +44,6 @@ def retag(tag: Tag, value: Any, meta: Any) -> Any:
 
 
 # Attributes ---------------------------------------------------------------------
-
-def python_method(kind: type, name: str) -> Any:
-    """`kind`'s method `name` if it is written in Python (so it must run in the context)."""
-    return current(_methods, (kind, name), Lookups.python_method, kind, name)
-
-
-def python_iteration(kind: type) -> bool:
-    """Whether iterating a `kind` runs Python code (its `__iter__` or `__getitem__`)."""
-    if python_method(kind, "__iter__") is not None:
-        return True
-    return (class_attribute(kind, "__iter__") is None
-            and python_method(kind, "__getitem__") is not None)
-
-
-def iterable_type(kind: type) -> bool:
-    """Whether `iter()` can try a `kind` (it has `__iter__` or `__getitem__`)."""
-    return class_attribute(kind, "__iter__") is not None or \
-        class_attribute(kind, "__getitem__") is not None
-
-
-def python_stepping(kind: type) -> bool:
-    """Whether a loop over an iterator of type `kind` runs Python code (its
-    `__next__`, or an `__iter__` a native loop would call a second time)."""
-    return python_method(kind, "__next__") is not None or \
-        python_method(kind, "__iter__") is not None
-
-
-def python_getter(obj: Any, name: str) -> Any:
-    """How `obj.name` runs Python code, or None when the lookup is all native.
-
-    `(function, leading, trailing, hook)`: call `function(*leading, obj, *trailing)`
-    (a Python `__getattribute__`, a property's getter, a Python descriptor's
-    `__get__`); `hook` is a Python `__getattr__` to call when that raises
-    AttributeError. `function` is None when only the hook is Python, or when the
-    instance dict shadows a non-data descriptor.
-    """
-    kind = type(obj)
-    found = current(GETTERS, (kind, name), _getter_route, kind, name)
-    if found is None:
-        return None
-    function, leading, trailing, data, hook = found
-    if function is not None and not data:
-        namespace = getattr(obj, "__dict__", None)
-        if type(namespace) is dict and name in namespace:
-            if hook is None:
-                return None
-            function = None
-    return function, leading, trailing, hook
-
-
-def _getter_route(lookups: Lookups, kind: type, name: str) -> Any:
-    hook = lookups.python_method(kind, "__getattr__")
-    getattribute = lookups.python_method(kind, "__getattribute__")
-    if getattribute is not None:
-        return getattribute, (), (name,), True, hook
-    attribute = lookups.attribute(kind, name)
-    function, leading, trailing, data = None, (), (), True
-    if isinstance(attribute, property):
-        if type(attribute.fget) is types.FunctionType:
-            function = attribute.fget
-    elif attribute is not None:
-        get = lookups.python_method(type(attribute), "__get__")
-        if get is not None:
-            function, leading, trailing = get, (attribute,), (kind,)
-            data = lookups.attribute(type(attribute), "__set__") is not None or \
-                lookups.attribute(type(attribute), "__delete__") is not None
-    if function is None and hook is None:
-        return None
-    return function, leading, trailing, data, hook
-
-
-def generic_getattr(obj: Any, name: str) -> Any:
-    """`obj.name` found natively, without calling a Python `__getattr__`."""
-    obj = rawest(obj)
-    return class_attribute(type(obj), "__getattribute__")(obj, name)
-
-
-def python_setter(obj: Any, name: str) -> Any:
-    """How storing `obj.name` runs Python code, or None when the store is native.
-
-    `(function, leading, takes_name)`: call `function(*leading, obj, name, value)`
-    (a Python `__setattr__`) or `function(*leading, obj, value)` (a property's
-    setter, a descriptor's `__set__`).
-    """
-    kind = type(obj)
-    return current(SETTERS, (kind, name), _setter_route, kind, name)
-
-
-def _setter_route(lookups: Lookups, kind: type, name: str) -> Any:
-    custom = lookups.python_method(kind, "__setattr__")
-    if custom is not None:
-        return (custom, (), True)
-    attribute = lookups.attribute(kind, name)
-    if isinstance(attribute, property):
-        if type(attribute.fset) is types.FunctionType:
-            return (attribute.fset, (), False)
-        return None
-    if attribute is not None:
-        setter = lookups.python_method(type(attribute), "__set__")
-        if setter is not None:
-            return (setter, (attribute,), False)
-    return None
-
-
-def attribute_slot(obj: Any, name: str) -> tuple:
-    """(container, slot) holding `obj.name`: its `__dict__`, a namedtuple's item,
-    or itself. (A class's `__dict__` is a proxy, so a class is its own container.)"""
-    namespace = getattr(obj, "__dict__", None)
-    if type(namespace) is dict and name in namespace:
-        return namespace, name
-    if isinstance(obj, tuple):
-        index = _field_index(type(obj), name)
-        if index is not None:
-            return obj, index
-    return obj, name
-
-
-def _field_index(kind: type, name: str) -> Any:
-    """The item a namedtuple field `name` reads, if it is one."""
-    return current(_fields, (kind, name), _field_item, kind, name)
-
-
-def _field_item(lookups: Lookups, kind: type, name: str) -> Any:
-    attribute = lookups.attribute(kind, name)
-    return attribute.__reduce__()[1][0] if type(attribute) is _TUPLEGETTER else None
-
 
 def load_attribute(tag: Tag, obj: Any, name: str, value: Any) -> Any:
     """`value`, just read as `obj.name`, with the metadata stored for that slot."""
@@ -581,61 +440,3 @@ def list_members(tag: Tag, container: Any, listed: list) -> None:
         meta = tag.store.lookup(container, member, member, tag.store.members)
         if meta is not ABSENT:
             tag.store.record(listed, index, member, meta)
-
-
-# Generators -------------------------------------------------------------------------
-
-def note_yielded(tag: Tag, frame: Any, value: Any) -> Any:
-    """What a generator frame yields: the plain value; its metadata goes to the store."""
-    inner, meta = split(value, tag)
-    if meta is ABSENT:
-        tag.store.yielded.pop(id(frame), None)
-    else:
-        tag.store.yielded[id(frame)] = (frame.f_code, rawest(inner), meta)
-    return inner
-
-
-def take_yielded(tag: Tag, generator: Any, value: Any) -> Any:
-    """`value`, just produced by `generator`, with the metadata it was yielded with."""
-    frame = _running_frame(generator)
-    if frame is None or not tag.store.yielded:
-        return value
-    found = tag.store.yielded.get(id(frame))
-    if found is None or found[0] is not frame.f_code or found[1] is not rawest(value):
-        return value
-    del tag.store.yielded[id(frame)]
-    return wrap(tag, value, found[2])
-
-
-def _running_frame(generator: Any) -> Any:
-    """The frame of the generator that `generator` delegates to (`yield from`), or its own."""
-    while type(generator.gi_yieldfrom) is types.GeneratorType:
-        generator = generator.gi_yieldfrom
-    return generator.gi_frame
-
-
-def note_sent(tag: Tag, generator: Any, value: Any) -> tuple:
-    """Before `generator.send(value)`: (the plain value to send, the key under which
-    its metadata waits for the receiving frame, or None)."""
-    inner, meta = split(value, tag)
-    frame = _running_frame(generator)
-    if meta is ABSENT or frame is None:
-        return inner, None
-    tag.store.sent[id(frame)] = (rawest(inner), meta)
-    return inner, id(frame)
-
-
-def forget_sent(tag: Tag, key: Any) -> None:
-    """After the send: metadata the receiving frame did not take is dropped."""
-    if key is not None:
-        tag.store.sent.pop(key, None)
-
-
-def take_sent(tag: Tag, frame: Any, value: Any) -> Any:
-    """`value`, what a `yield` in `frame` evaluates to, with the metadata it was sent with."""
-    if not tag.store.sent:
-        return value
-    found = tag.store.sent.pop(id(frame), None)
-    if found is None or found[0] is not rawest(value):
-        return value
-    return wrap(tag, value, found[1])

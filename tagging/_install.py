@@ -17,6 +17,7 @@ from typing import Any
 
 from contexts import _api, _pipeline, _runtime, _tracebacks
 from contexts._marks import precompile
+from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
@@ -94,10 +95,10 @@ def cell_values(runtime: Any) -> dict:
         return mapping
 
     def yielded(value):  # called by a generator's own frame
-        return heap.note_yielded(tag, sys._getframe(1), value)
+        return channels.note_yielded(tag, sys._getframe(1), value)
 
     def received(value):  # what a `yield` evaluates to, in the generator's frame
-        return heap.take_sent(tag, sys._getframe(1), value)
+        return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "globals": globals, "plain": plain, "yielded": yielded, "received": received,

@@ -21,6 +21,7 @@ import types
 
 from contexts import nooverdub, recurse
 from tagging import _heap as heap
+from tagging import _routes as routes
 from tagging._tag import Tagged, rawest
 
 _GENERATOR = types.GeneratorType
@@ -32,8 +33,8 @@ def _flows(tag, value) -> bool:
         return True
     raw = rawest(value)
     kind = type(raw)
-    return kind is _GENERATOR or heap.python_iteration(kind) or \
-        heap.python_stepping(kind) or heap.iterates_with_metadata(tag, raw)
+    return kind is _GENERATOR or routes.python_iteration(kind) or \
+        routes.python_stepping(kind) or heap.iterates_with_metadata(tag, raw)
 
 
 def _any_flows(tag, args, kwargs, nested) -> bool:

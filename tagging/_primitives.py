@@ -23,7 +23,9 @@ from collections import defaultdict, deque
 
 from contexts import _models as models
 from contexts import nooverdub, recurse
+from tagging import _channels as channels
 from tagging import _heap as heap
+from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._store import ABSENT
 from tagging._tag import Tagged, rawest
@@ -60,7 +62,7 @@ def getattr_(ctx, obj, name, *default):
     mine = obj if type(obj) is Tagged and obj.tag is tag else None
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
     receiver = obj if mine is None else mine
-    route = nooverdub(heap.python_getter)(nooverdub(rawest)(obj), name)
+    route = nooverdub(routes.python_getter)(nooverdub(rawest)(obj), name)
     if route is None:
         if mine is not None:
             return ctx.fallback(getattr, mine, name, *default)
@@ -69,7 +71,7 @@ def getattr_(ctx, obj, name, *default):
     function, leading, trailing, hook = route
     try:
         if function is None:  # found natively, or else by the Python `__getattr__`
-            value = nooverdub(heap.generic_getattr)(obj, name)
+            value = nooverdub(routes.generic_getattr)(obj, name)
         else:
             value = call_in(ctx, function, *leading, receiver, *trailing)
         return nooverdub(heap.load_attribute)(tag, obj, name, value)
@@ -89,7 +91,7 @@ def getattr_(ctx, obj, name, *default):
 def setattr_(ctx, obj, name, value):
     tag = ctx.tag
     obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
-    route = nooverdub(heap.python_setter)(nooverdub(rawest)(obj), name)
+    route = nooverdub(routes.python_setter)(nooverdub(rawest)(obj), name)
     if route is not None:
         function, leading, takes_name = route
         if takes_name:
@@ -185,9 +187,9 @@ def iterate(ctx, iterable):
         return nooverdub(heap.own)(iterable, tag)
     if kind in _KEYED:
         return _iterate_keyed(ctx, iterable, raw)
-    if nooverdub(heap.python_iteration)(kind):  # `__iter__` runs in the context
+    if nooverdub(routes.python_iteration)(kind):  # `__iter__` runs in the context
         iterator = call_in(ctx, iter, nooverdub(heap.own)(iterable, tag))
-        if nooverdub(heap.python_stepping)(nooverdub(type)(iterator)):
+        if nooverdub(routes.python_stepping)(nooverdub(type)(iterator)):
             iterator = recurse(ctx, models.drive, iterator)
         return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
             else iterator
@@ -222,7 +224,7 @@ def _iterate_keyed(ctx, iterable, raw):
 def _retagging(ctx, generator):
     """Iterate a generator, giving back the metadata of what it yields."""
     for item in generator:
-        yield nooverdub(heap.take_yielded)(ctx.tag, generator, item)
+        yield nooverdub(channels.take_yielded)(ctx.tag, generator, item)
 
 
 def iter_(ctx, obj, *sentinel):
@@ -231,7 +233,7 @@ def iter_(ctx, obj, *sentinel):
     if not sentinel:
         raw = nooverdub(rawest)(obj)
         kind = nooverdub(type)(raw)
-        if not nooverdub(heap.python_iteration)(kind):
+        if not nooverdub(routes.python_iteration)(kind):
             if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
                 return iter(nooverdub(heap.own)(obj, ctx.tag))
             return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
@@ -242,7 +244,7 @@ def next_(ctx, iterator, *default):
     """`next(it)`: a native iterator steps natively; a generator (which gives back
     metadata) or a Python `__next__` is a call in the context."""
     kind = nooverdub(type)(nooverdub(rawest)(iterator))
-    if kind is not _GENERATOR and nooverdub(heap.python_method)(kind, "__next__") is None:
+    if kind is not _GENERATOR and nooverdub(routes.python_method)(kind, "__next__") is None:
         return next(nooverdub(heap.own)(iterator, ctx.tag), *default)
     return recurse(ctx, models.next_, iterator, *default)
 
@@ -257,8 +259,8 @@ def reversed_(ctx, cls, sequence):
     raw = nooverdub(rawest)(sequence)
     kind = nooverdub(type)(raw)
     if nooverdub(isinstance)(raw, heap.SEQUENCES) and \
-            nooverdub(heap.python_method)(kind, "__reversed__") is None and \
-            nooverdub(heap.python_method)(kind, "__getitem__") is None and \
+            nooverdub(routes.python_method)(kind, "__reversed__") is None and \
+            nooverdub(routes.python_method)(kind, "__getitem__") is None and \
             nooverdub(heap.has_slots)(ctx.tag, raw):
         return recurse(ctx, _each_reversed, nooverdub(heap.own)(sequence, ctx.tag))
     return recurse(ctx, models.reversed_, cls, sequence)
@@ -274,7 +276,7 @@ def _each_reversed(items):
 def generator_next(ctx, generator):
     generator = nooverdub(heap.own)(generator, ctx.tag)
     value = _GENERATOR.__next__(generator)
-    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+    return nooverdub(channels.take_yielded)(ctx.tag, generator, value)
 
 
 def generator_send(ctx, generator, value):
@@ -282,18 +284,18 @@ def generator_send(ctx, generator, value):
     takes x's metadata from the store."""
     tag = ctx.tag
     generator = nooverdub(heap.own)(generator, tag)
-    inner, key = nooverdub(heap.note_sent)(tag, generator, value)
+    inner, key = nooverdub(channels.note_sent)(tag, generator, value)
     try:
         value = _GENERATOR.send(generator, inner)
     finally:
-        nooverdub(heap.forget_sent)(tag, key)
-    return nooverdub(heap.take_yielded)(tag, generator, value)
+        nooverdub(channels.forget_sent)(tag, key)
+    return nooverdub(channels.take_yielded)(tag, generator, value)
 
 
 def generator_throw(ctx, generator, *args):
     generator = nooverdub(heap.own)(generator, ctx.tag)
     value = _GENERATOR.throw(generator, *args)
-    return nooverdub(heap.take_yielded)(ctx.tag, generator, value)
+    return nooverdub(channels.take_yielded)(ctx.tag, generator, value)
 
 
 # The iterations below are plain Python, so that a context this one runs under
@@ -340,7 +342,7 @@ def unpack(ctx, value, shape):
     """
     iterable = iterate(ctx, value)
     kind = nooverdub(type)(iterable)
-    if not nooverdub(heap.iterable_type)(kind):
+    if not nooverdub(routes.iterable_type)(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
     items = nooverdub(markers.items_to_unpack)(iterable, shape)
     for index, inner in nooverdub(enumerate)(shape):
@@ -482,7 +484,7 @@ def reduce_ex(ctx, obj, protocol):
     tag = ctx.tag
     obj = nooverdub(heap.own)(obj, tag)
     raw = nooverdub(rawest)(obj)
-    reduce = nooverdub(heap.python_method)(nooverdub(type)(raw), "__reduce__")
+    reduce = nooverdub(routes.python_method)(nooverdub(type)(raw), "__reduce__")
     if reduce is not None:  # what `object.__reduce_ex__` calls, in the context
         return call_in(ctx, reduce, obj)
     reduced = object.__reduce_ex__(obj, nooverdub(heap.own)(protocol, tag))
@@ -785,7 +787,7 @@ def _pooling(ctx, other, pool):
     tag = ctx.tag
     raw = nooverdub(rawest)(other)
     kind = nooverdub(type)(raw)
-    if nooverdub(heap.python_iteration)(kind) or kind is _GENERATOR:
+    if nooverdub(routes.python_iteration)(kind) or kind is _GENERATOR:
         return _pooled_items(ctx, other, pool)
     if nooverdub(isinstance)(raw, heap.KEYED) or kind is heap.KEYS:
         nooverdub(heap.pool_members)(tag, raw, pool)
@@ -820,7 +822,7 @@ def _plain_items(ctx, iterable):
     methods take a set's storage)."""
     raw = nooverdub(rawest)(iterable)
     if nooverdub(isinstance)(raw, (set, frozenset)) or \
-            not nooverdub(heap.python_iteration)(nooverdub(type)(raw)):
+            not nooverdub(routes.python_iteration)(nooverdub(type)(raw)):
         return iterable
     return _owned_items(ctx, iterable)
 
