@@ -27,17 +27,9 @@ from tagging._passes import tagging_pass
 from tagging._tag import Tagged, rawest, wrap
 
 TRANSPARENT = frozenset({_tag.tag, _tag.untag, _tag.metadata, _tag.hasmetadata,
-                         _tag.istagged, _tag.hastagging, _tag.metadatatype})
-
-
-def enabletagging_under(ctx, inner_ctx, f, parent=None):
-    """`enabletagging` run inside a tagging context records that context's tag (or
-    the parent an inner context, itself running in this one, gives)."""
-    return _tag.enabletagging(inner_ctx, f, ctx.tag if parent is None else parent)
-
-
-BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS,
-            _tag.enabletagging: enabletagging_under}
+                         _tag.istagged, _tag.hastagging, _tag.metadatatype,
+                         _tag.enabletagging})
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS}
 
 
 def builtin_primitive(ctx: Any, key: Any, f: Any) -> Any:

@@ -28,15 +28,13 @@ class Tag:
     """The identity of one tagging context (and the owner of its shadow store)."""
 
     context_name: str
-    parent: "Tag | None" = None
     serial: int = attrs.field(factory=lambda: next(_serials))
     store: Store = attrs.field(factory=Store)
     # (context type, value type, metadata type) -> the class version it was accepted at
     accepted: dict = attrs.field(factory=dict)
 
     def __repr__(self) -> str:
-        parent = f", parent={self.parent.serial}" if self.parent else ""
-        return f"Tag({self.context_name}#{self.serial}{parent})"
+        return f"Tag({self.context_name}#{self.serial})"
 
 
 class Tagged:
@@ -120,13 +118,13 @@ def rawest(x: Any) -> Any:
     return x
 
 
-def enabletagging(ctx: Context, f: Callable, _parent: Tag | None = None) -> Context:
+def enabletagging(ctx: Context, f: Callable) -> Context:
     """A copy of `ctx` with a fresh tag, unique to this call, for running `f`."""
     if not isinstance(ctx, Context):
         raise TypeError(f"enabletagging() needs a Context, got {type(ctx).__name__}")
     if not callable(f):
         raise TypeError(f"enabletagging() needs the function to run, got {f!r}")
-    return similarcontext(ctx, tag=Tag(type(ctx).__name__, _parent))
+    return similarcontext(ctx, tag=Tag(type(ctx).__name__))
 
 
 def hastagging(ctx: Any) -> bool:

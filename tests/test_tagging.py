@@ -138,24 +138,22 @@ def test_enabletagging_gives_unique_tags_and_leaves_the_context_alone():
     assert first.tag is not second.tag and first.tag.serial != second.tag.serial
     assert plain.tag is None and not hastagging(plain)
     assert hastagging(first) and hastagging(second) and type(first) is MetaCtx
-    assert first.tag.parent is None
     x = tag(1.0, first, "a")
     assert not istagged(x, second)
 
 
 def make_inner_context(proto):
     inner = enabletagging(proto, identity)
-    return inner, inner.tag.parent
+    return inner, inner.tag
 
 
-def test_enabletagging_under_a_running_context_records_the_parent():
+def test_enabletagging_under_a_running_context_makes_a_fresh_tag():
     outer = enabletagging(MetaCtx(), make_inner_context)
-    inner, parent = overdub(outer, make_inner_context, OtherCtx())
-    assert parent is outer.tag and inner.tag.parent is outer.tag
-    assert inner.tag is not outer.tag
-    # Made under a context without tagging: no parent.
-    inner, parent = overdub(MetaCtx(), make_inner_context, OtherCtx())
-    assert parent is None
+    inner, made = overdub(outer, make_inner_context, OtherCtx())
+    assert type(inner) is OtherCtx and hastagging(inner)
+    assert made is inner.tag and made is not outer.tag
+    again, _ = overdub(outer, make_inner_context, OtherCtx())
+    assert again.tag is not inner.tag
 
 
 def test_metadatatype_defaults_to_none_allowed():
@@ -1876,7 +1874,7 @@ def outer_run(x, outer, inner_proto):
     # would not find this function's source matching its code.)
     inner = enabletagging(inner_proto, inner_heap)
     return overdub(inner, inner_heap, tag(x, inner, "inner"), outer, inner) + [
-        inner.tag.parent is outer.tag]
+        inner.tag is not outer.tag]
 
 
 def test_a_heap_read_in_a_nested_context_carries_both_metadata():
