@@ -13,6 +13,9 @@ Two shapes, chosen per context type:
   `__ovd0_call2__(f, a, b)`, a fixed-arity helper (`callx` for star and
   keyword arguments) that runs the hooks around the call.
 
+In a quiet module's body (the models of builtins, see `_marks`), a hooked
+context's call sites are resolve-then-call too, except those marked `seen`.
+
 Calls the engine must leave alone stay native: those marked with `nooverdub`,
 and those whose callee needs the caller's own frame (`locals()`, `vars()`,
 `dir()`, `globals()`, one-argument `eval`/`exec`, `sys._getframe`,
@@ -33,6 +36,7 @@ from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS, operator_site
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4
+SEEN = "ovd_seen"  # attribute of an `ast.Call` that hooks see in a quiet body
 FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
 # Callees recognised by name; a pass must leave their names as written.
 CALLER_NAMES = FRAME_NAMES | {"super"}
@@ -40,14 +44,17 @@ _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 
 def rewrite_calls(tree: ast.FunctionDef, hidden: Hidden, hooked: bool, iterating: bool,
-                  properties: bool, truths: bool, class_name: str | None) -> ast.FunctionDef:
-    """Route every call site through the context (and implicit calls, see the mixin)."""
-    calls = _Calls(tree, hidden, hooked, iterating, properties, truths, class_name)
+                  properties: bool, truths: bool, class_name: str | None,
+                  quiet: bool) -> ast.FunctionDef:
+    """Route every call site through the context (and implicit calls, see the mixin);
+    `quiet`: hooks see only the calls marked `seen`."""
+    calls = _Calls(tree, hidden, hooked, iterating, properties, truths, class_name, quiet)
     return calls.transform_body(tree)
 
 
 def resolve_markers(tree: ast.FunctionDef, hidden: Hidden) -> ast.FunctionDef:
-    """`contextslot()` becomes the context; `nooverdub(f)(...)` a native call of `f`."""
+    """`contextslot()` becomes the context; `nooverdub(f)(...)` a native call of `f`;
+    `seen(x)` is `x`, its call noted as one hooks see."""
     return _Markers(hidden).transform_body(tree)
 
 
@@ -55,6 +62,17 @@ def is_nooverdub(node: ast.expr) -> bool:
     """`nooverdub(x)` in callee position (written by a user or a pass)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "nooverdub" and len(node.args) == 1 and not node.keywords)
+
+
+def unwrap_seen(node: ast.Call) -> ast.expr | None:
+    """`x` for `seen(x)`, its call (if it is one) marked `SEEN`; None for any other call."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "seen"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    inner = node.args[0]
+    if isinstance(inner, ast.Call):
+        setattr(inner, SEEN, True)
+    return inner
 
 
 def is_contextslot(node: ast.AST) -> bool:
@@ -88,6 +106,9 @@ class _Markers(BodyTransformer):
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):
             return name(self.hidden("ctx"), node)
+        inner = unwrap_seen(node)
+        if inner is not None:
+            return self.visit(inner)
         if is_nooverdub(node.func):
             node.func = node.func.args[0]
             setattr(node, NATIVE, True)
@@ -96,11 +117,12 @@ class _Markers(BodyTransformer):
 
 class _Calls(ImplicitMixin):
     def __init__(self, tree: ast.FunctionDef, hidden: Hidden, hooked: bool, iterating: bool,
-                 properties: bool, truths: bool, class_name: str | None) -> None:
+                 properties: bool, truths: bool, class_name: str | None, quiet: bool) -> None:
         self.class_name = class_name
         self.hidden = hidden
         self.level = hidden.level
         self.hooked = hooked
+        self.quiet = quiet and hooked
         self.iterating = iterating
         self.properties = properties
         self.truths = truths
@@ -112,6 +134,9 @@ class _Calls(ImplicitMixin):
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if is_contextslot(node):  # markers, when no earlier step resolved them
             return name(self.hidden("ctx"), node)
+        inner = unwrap_seen(node)
+        if inner is not None:
+            return self.visit(inner)
         if is_nooverdub(node.func):
             node.func = node.func.args[0]
             setattr(node, NATIVE, True)
@@ -131,7 +156,9 @@ class _Calls(ImplicitMixin):
                 setattr(node, NATIVE, True)
                 return node
             node.args = [name("__class__", node), name(self.first, node)]
-        return self.hooked_call(node) if self.hooked else self.resolved_call(node)
+        if self.hooked and (not self.quiet or getattr(node, SEEN, False)):
+            return self.hooked_call(node)
+        return self.resolved_call(node)
 
     def frame_sensitive(self, node: ast.Call) -> ast.expr:
         setattr(node, NATIVE, True)

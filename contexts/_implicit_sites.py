@@ -2,7 +2,8 @@
 
 Mixed into the call pass when a context watches protocols. `for x in s`
 becomes `for x in __ovd0_iter__(s)` (also comprehensions, splats and
-unpacking; `yield from s` has its own helper, `yfrom`), so a primitive on
+unpacking; `yield from s` has its own helper, `yfrom`; a quiet body's loops
+`quiet_iter`, whose `iter` call hooks do not see), so a primitive on
 `Silo.__iter__` is honoured however a `Silo` is iterated; `o.x` becomes
 `__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
 property's getter and setter are calls in the context; `with m:` becomes
@@ -31,6 +32,7 @@ class ImplicitMixin(BodyTransformer):
     iterating: bool
     properties: bool
     truths: bool
+    quiet: bool  # a quiet module's body, in a hooked context
     class_name: str | None  # private attribute names are mangled with it
     stores: int = 0
     operands: int = 0
@@ -41,7 +43,7 @@ class ImplicitMixin(BodyTransformer):
         return call(name(self.hidden(what), where), args, where, native=self.level)
 
     def wrap(self, node: ast.expr) -> ast.expr:
-        return self.helper("iter", [node], node)
+        return self.helper("quiet_iter" if self.quiet else "iter", [node], node)
 
     def visit_With(self, node: ast.With) -> ast.AST:
         node = self.generic_visit(node)

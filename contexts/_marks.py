@@ -3,11 +3,19 @@
 `nooverdub(f)(args)` calls `f` natively, outside the context; at run time
 `nooverdub(f)` is `f`. `contextslot()` is the running context. Given AST
 nodes instead of values, both build the marker nodes, for pass authors.
+
+The engine's models of builtins live in modules declared with
+`quietmodule(__name__)`: hooks see the user's call of the builtin and what
+the builtin calls back, not the model's own bookkeeping. In such a module a
+call (or operator) runs in the context, as an unhooked call does (primitives,
+tagging, transformed bodies), and hooks see it only when marked `seen(...)`.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
+import types
 from typing import Any
 
 import attrs
@@ -19,6 +27,25 @@ def nooverdub(f: Any) -> Any:
         marker = ast.Call(func=ast.Name(id="nooverdub", ctx=ast.Load()), args=[f], keywords=[])
         return ast.copy_location(marker, f)
     return f
+
+
+def seen(call: Any) -> Any:
+    """Mark, in a quiet module, the call or operator that `call` ends with as one
+    hooks see (a callback, an operator on the user's values); at run time the value."""
+    return call
+
+
+_quiet_files: set = set()
+
+
+def quietmodule(name: str) -> None:
+    """Declare module `name` engine machinery that hooks see only where marked `seen`."""
+    _quiet_files.add(sys.modules[name].__file__)
+
+
+def is_quiet(code: types.CodeType) -> bool:
+    """Whether `code` is a quiet module's (one of the engine's models)."""
+    return code.co_filename in _quiet_files
 
 
 def slotlike(f: Any) -> Any:

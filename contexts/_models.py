@@ -7,6 +7,11 @@ the callbacks are calls in the context like any other. The machinery inside a
 model is marked `nooverdub`; when no callback is given and the context does
 not watch operators, a model hands the work to the builtin itself.
 `model_for` maps a canonical callee to its model.
+
+This is a quiet module (`_marks`): hooks see only what a model marks `seen`,
+what the builtin calls back (the user's callbacks, the operators it applies
+to the user's values, the user's `__iter__`, `__next__`, `__init__`, ...);
+the rest runs in the context unreported.
 """
 
 from __future__ import annotations
@@ -21,10 +26,17 @@ import weakref
 from typing import Any
 
 from contexts._implicit import python_getter
-from contexts._marks import contextslot, nooverdub
+from contexts._marks import contextslot, is_quiet, nooverdub, quietmodule, seen
+
+quietmodule(__name__)
 
 _MISSING = object()
 _SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
+
+
+def _python(method) -> bool:
+    """Whether a special method is the user's Python code (not C, not the engine's)."""
+    return type(method) is types.FunctionType and not is_quiet(method.__code__)
 
 
 def _plain(ctx: Any) -> bool:
@@ -40,16 +52,20 @@ def _plain(ctx: Any) -> bool:
 def construct(cls, /, *args, **kwargs):
     """`type.__call__`: `__new__`, then `__init__` when it made an instance."""
     new = nooverdub(_own_new)(cls)
-    if new:
-        obj = new(cls, *args, **kwargs)
-    else:
+    if not new:
         obj = nooverdub(object.__new__)(cls, *args, **kwargs)
+    elif nooverdub(_python)(new):
+        obj = seen(new(cls, *args, **kwargs))
+    else:
+        obj = new(cls, *args, **kwargs)
     if nooverdub(isinstance)(obj, cls):
         init = nooverdub(_own_init)(obj)
-        if init:
-            nooverdub(_check_init_result)(init(obj, *args, **kwargs))
-        else:
+        if not init:
             nooverdub(object.__init__)(obj, *args, **kwargs)
+        elif nooverdub(_python)(init):
+            nooverdub(_check_init_result)(seen(init(obj, *args, **kwargs)))
+        else:
+            nooverdub(_check_init_result)(init(obj, *args, **kwargs))
     return obj
 
 
@@ -76,7 +92,7 @@ def dataclass_init(cls, /, self, *args, **kwargs):
     initvars = []
     for name, value, factory, initvar in fields:
         if factory:
-            value = factory()
+            value = seen(factory())
         if initvar:
             nooverdub(initvars.append)(value)
         elif frozen:
@@ -85,7 +101,7 @@ def dataclass_init(cls, /, self, *args, **kwargs):
             setattr(self, name, value)
     post_init = nooverdub(getattr)(cls, "__post_init__", None)
     if post_init:
-        post_init(self, *initvars)
+        seen(post_init(self, *initvars))
 
 
 def _dataclass_fields(cls, self, args, kwargs):
@@ -189,7 +205,7 @@ def dict_update(self, other=(), /, **kwargs):
         for key in nooverdub(dict.keys)(other):
             self[key] = nooverdub(dict.__getitem__)(other, key)
     elif nooverdub(hasattr)(other, "keys"):
-        for key in other.keys():
+        for key in seen(other.keys()):
             self[key] = other[key]
     else:
         for position, pair in enumerate(other):
@@ -236,7 +252,7 @@ def sum_(iterable, /, start=0):
         return nooverdub(sum)(list_(list, iterable), start)
     total = start
     for item in iterable:
-        total = total + item
+        total = seen(total + item)
     return total
 
 
@@ -280,8 +296,8 @@ def _extreme(name, args, key, default, better):
         return nooverdub(builtin)(items, default=default)
     best = best_key = _MISSING
     for item in items:
-        item_key = item if key is None else key(item)
-        if best is _MISSING or better(item_key, best_key):
+        item_key = item if key is None else seen(key(item))
+        if best is _MISSING or seen(better(item_key, best_key)):
             best, best_key = item, item_key
     if best is _MISSING:
         if default is _MISSING:
@@ -291,7 +307,7 @@ def _extreme(name, args, key, default, better):
 
 
 def reduce_(function, iterable, initial=_MISSING, /):
-    iterator = iter(iterable)
+    iterator = iterator_of(iterable)
     if initial is _MISSING:
         try:
             value = next(iterator)
@@ -300,7 +316,7 @@ def reduce_(function, iterable, initial=_MISSING, /):
     else:
         value = initial
     for item in iterator:
-        value = function(value, item)
+        value = seen(function(value, item))
     return value
 
 
@@ -313,12 +329,12 @@ def sorted_(iterable, /, *, key=None, reverse=False):
 
 
 def list_sort(self, /, *, key=None, reverse=False):
-    keys = self if key is None else [key(item) for item in self]
+    keys = self if key is None else [seen(key(item)) for item in self]
     if nooverdub(_scalars_only)(keys) or (
             key is None and nooverdub(_plain)(contextslot())):
         order = nooverdub(_native_order)(keys, reverse)
     else:
-        order = _merge_order(keys, reverse)
+        order = merge_order(keys, reverse)
     nooverdub(_reorder)(self, order)
 
 
@@ -334,7 +350,7 @@ def _reorder(items, order):
     items[:] = [items[i] for i in order]
 
 
-def _merge_order(keys, reverse):
+def merge_order(keys, reverse):
     """A stable merge sort on `<` alone, as `list.sort` compares."""
     order = list(range(len(keys)))
     if reverse:
@@ -347,7 +363,7 @@ def _merge_order(keys, reverse):
             right = order[start + width:start + 2 * width]
             i = j = 0
             while i < len(left) and j < len(right):
-                if keys[right[j]] < keys[left[i]]:
+                if seen(keys[right[j]] < keys[left[i]]):
                     merged.append(right[j])
                     j += 1
                 else:
@@ -367,34 +383,43 @@ def _merge_order(keys, reverse):
 # Each model calls `iter` on its arguments at once, as the C constructors do (so a
 # bad argument fails at the call), and returns a generator over the iterators.
 
+def iterator_of(iterable):
+    """`iter(iterable)`, to be stepped as C code steps it: an iterator with the user's
+    `__next__` is driven (a loop over it would call its `__iter__` again)."""
+    iterator = iter(iterable)
+    if nooverdub(_python)(nooverdub(getattr)(nooverdub(type)(iterator), "__next__", None)):
+        return drive(iterator)
+    return iterator
+
+
 def map_(cls, function, iterable, /, *iterables):
     if iterables:
         return _map_many(function, zip_(zip, iterable, *iterables))
-    return _map_one(function, iter(iterable))
+    return _map_one(function, iterator_of(iterable))
 
 
 def _map_one(function, iterator):
     for item in iterator:
-        yield function(item)
+        yield seen(function(item))
 
 
 def _map_many(function, arguments):
     for args in arguments:
-        yield function(*args)
+        yield seen(function(*args))
 
 
 def filter_(cls, function, iterable, /):
-    return _filter(function, iter(iterable))
+    return _filter(function, iterator_of(iterable))
 
 
 def _filter(function, iterator):
     for item in iterator:
-        if (item if function is None else function(item)):
+        if (item if function is None else seen(function(item))):
             yield item
 
 
 def enumerate_(cls, iterable, start=0):
-    return _enumerate(iter(iterable), start)
+    return _enumerate(iterator_of(iterable), start)
 
 
 def _enumerate(iterator, index):
@@ -404,7 +429,7 @@ def _enumerate(iterator, index):
 
 
 def zip_(cls, *iterables, strict=False):
-    return _zip([iter(i) for i in iterables], strict)
+    return _zip([iterator_of(i) for i in iterables], strict)
 
 
 def _zip(iterators, strict):
@@ -437,15 +462,15 @@ def reversed_(cls, sequence, /):
     if method is None or (method is _MISSING and not nooverdub(_is_sequence)(kind)):
         raise TypeError(f"'{kind.__name__}' object is not reversible")
     if method is not _MISSING:
-        return method(sequence)
-    return _reversed_sequence(sequence, len(sequence))
+        return seen(method(sequence)) if nooverdub(_python)(method) else method(sequence)
+    return reversed_sequence(sequence, len(sequence))
 
 
 def _is_sequence(kind) -> bool:
     return not issubclass(kind, dict) and hasattr(kind, "__getitem__")
 
 
-def _reversed_sequence(sequence, length):
+def reversed_sequence(sequence, length):
     index = length - 1
     while index >= 0:
         try:
@@ -465,7 +490,7 @@ def iter_(obj, *sentinel):
         if nooverdub(hasattr)(kind, "__getitem__"):
             return _sequence_iterator(obj)
         raise TypeError(f"'{kind.__name__}' object is not iterable")
-    iterator = method(obj)
+    iterator = seen(method(obj)) if nooverdub(_python)(method) else method(obj)
     if not nooverdub(hasattr)(nooverdub(type)(iterator), "__next__"):
         raise TypeError(f"iter() returned non-iterator of type "
                         f"'{nooverdub(type)(iterator).__name__}'")
@@ -495,19 +520,19 @@ def delegate(iterator):
         except GeneratorExit:
             close = nooverdub(getattr)(iterator, "close", None)
             if close is not None:
-                close()
+                seen(close())
             raise
         except BaseException as error:
             throw = nooverdub(getattr)(iterator, "throw", None)
             if throw is None:
                 raise
             try:  # the exception as raised (CPython passes what `throw` was given)
-                value = throw(error)
+                value = seen(throw(error))
             except StopIteration as stop:
                 return stop.value
         else:
             try:
-                value = next_(iterator) if sent is None else iterator.send(sent)
+                value = next_(iterator) if sent is None else seen(iterator.send(sent))
             except StopIteration as stop:
                 return stop.value
 
@@ -515,10 +540,10 @@ def delegate(iterator):
 def _call_until(function, sentinel):
     while True:
         try:
-            value = function()
+            value = seen(function())
         except StopIteration:
             return
-        if nooverdub(_identical)(value, sentinel) or value == sentinel:
+        if nooverdub(_identical)(value, sentinel) or seen(value == sentinel):
             return
         yield value
 
@@ -539,6 +564,8 @@ def next_(iterator, *default):
     if method is None:
         raise TypeError(f"'{nooverdub(type)(iterator).__name__}' object is not an iterator")
     try:
+        if nooverdub(_python)(method):
+            return seen(method(iterator))
         return method(iterator)
     except StopIteration:
         if default:
@@ -556,9 +583,9 @@ def getattr_(*args, **kwargs):
         return nooverdub(getattr)(*args, **kwargs)
     obj, _, *default = args
     if not default:
-        return getter(obj)
+        return seen(getter(obj))
     try:
-        return getter(obj)
+        return seen(getter(obj))
     except AttributeError:
         return default[0]
 
@@ -569,7 +596,7 @@ def hasattr_(*args, **kwargs):
         return nooverdub(hasattr)(*args, **kwargs)
     obj, _ = args
     try:
-        getter(obj)
+        seen(getter(obj))
     except AttributeError:
         return False
     return True
@@ -596,13 +623,13 @@ def bool_(cls, *args, **kwargs):
 
 
 def partial_call(self, /, *args, **kwargs):
-    return self.func(*self.args, *args, **{**self.keywords, **kwargs})
+    return seen(self.func(*self.args, *args, **{**self.keywords, **kwargs}))
 
 
 # itertools ------------------------------------------------------------------------
 
 def accumulate_(cls, iterable, func=None, *, initial=None):
-    return _accumulate(iter(iterable), func, initial)
+    return _accumulate(iterator_of(iterable), func, initial)
 
 
 def _accumulate(iterable, func, initial):
@@ -613,52 +640,52 @@ def _accumulate(iterable, func, initial):
         if total is None:
             total = item
         else:
-            total = total + item if func is None else func(total, item)
+            total = seen(total + item) if func is None else seen(func(total, item))
         yield total
 
 
 def starmap_(cls, function, iterable, /):
-    return _starmap(function, iter(iterable))
+    return _starmap(function, iterator_of(iterable))
 
 
 def _starmap(function, iterable):
     for args in iterable:
         if nooverdub(type)(args) is not tuple:
             args = tuple(args)  # as C does, with its error for a non-iterable
-        yield function(*args)
+        yield seen(function(*args))
 
 
 def takewhile_(cls, predicate, iterable, /):
-    return _takewhile(predicate, iter(iterable))
+    return _takewhile(predicate, iterator_of(iterable))
 
 
 def _takewhile(predicate, iterable):
     for item in iterable:
-        if not predicate(item):
+        if not seen(predicate(item)):
             return
         yield item
 
 
 def dropwhile_(cls, predicate, iterable, /):
-    return _dropwhile(predicate, iter(iterable))
+    return _dropwhile(predicate, iterator_of(iterable))
 
 
 def _dropwhile(predicate, iterable):
     dropping = True
     for item in iterable:
-        if dropping and predicate(item):
+        if dropping and seen(predicate(item)):
             continue
         dropping = False
         yield item
 
 
 def filterfalse_(cls, predicate, iterable, /):
-    return _filterfalse(predicate, iter(iterable))
+    return _filterfalse(predicate, iterator_of(iterable))
 
 
 def _filterfalse(predicate, iterable):
     for item in iterable:
-        if not (item if predicate is None else predicate(item)):
+        if not (item if predicate is None else seen(predicate(item))):
             yield item
 
 
@@ -710,7 +737,7 @@ def _identical(a, b):
 
 
 def _same_key(a, b):
-    return nooverdub(_identical)(a, b) or a == b
+    return nooverdub(_identical)(a, b) or seen(a == b)
 
 
 def _groupby_step(state):
@@ -718,7 +745,7 @@ def _groupby_step(state):
         value = next(state.iterator)
     except StopIteration:
         return False
-    state.current = state.key(value) if state.keyed else value
+    state.current = seen(state.key(value)) if state.keyed else value
     state.value = value
     state.filled = True
     return True

@@ -34,6 +34,7 @@ import attrs
 from contexts._calls import resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
+from contexts._marks import is_quiet
 from contexts._names import PREFIX, Hidden, is_literal, level_of
 from contexts._source import (Located, PerCode, SourceUnavailable, _registry, locate,
                               register_generated)
@@ -133,9 +134,11 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
     hidden = Hidden(level_of(tree) if generated else 0)
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)
+    quiet = is_quiet(code)  # hooks see only its `seen` calls: no hooked sites by default
     # With nothing between lowering and the (hooked) call pass, and no hidden names
     # in the source, the engine's own steps make every hidden name and cell.
-    direct = mode.hooked and not mode.passes and not mode.tagging and not generated
+    direct = mode.hooked and not mode.passes and not mode.tagging and not generated and \
+        not quiet
     if mode.operators != frozenset() or mode.tagging:
         tree = lower(tree, hidden, mode.operators, attributes=mode.tagging,
                      class_name=class_name, direct=direct)
@@ -146,7 +149,8 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
         for tagging_pass in TAGGING_PASSES:
             tree = tagging_pass(tree, hidden.level, code, mode.hooked)
     tree = rewrite_calls(tree, hidden, mode.hooked, iterating=mode.protocols,
-                         properties=mode.properties, truths=mode.truths, class_name=class_name)
+                         properties=mode.properties, truths=mode.truths, class_name=class_name,
+                         quiet=quiet)
     if hoist and not direct:
         _hoist(tree, hidden)
     return tree, hidden

@@ -192,6 +192,8 @@ class Runtime:
         callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
         values["iter"] = implicit.make_iterate(
             call1, lambda iterator: dispatch(_models.drive)(iterator))
+        values["quiet_iter"] = implicit.make_iterate(  # a model's loops: `iter` unhooked
+            lambda f, a, /: dispatch(f)(a), lambda iterator: dispatch(_models.drive)(iterator))
         values["yfrom"] = implicit.make_yield_from(
             call1, lambda iterator: dispatch(_models.delegate)(iterator))
         values["attr"] = implicit.make_attribute(call1)

@@ -30,7 +30,8 @@ _STORED = (list, dict)
 
 
 def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> dict:
-    """The cells `aload`, `astore`, `iload`, `istore`, `iter` of one tagging context.
+    """The cells `aload`, `astore`, `iload`, `istore`, `iter` (and `quiet_iter`, whose
+    `iter` call hooks do not see) of one tagging context.
 
     Where the user claims one of the operations with a `@primitive`
     (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
@@ -42,7 +43,6 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     slow_setattr = functools.partial(primitives.setattr_, ctx)
     slow_getitem = functools.partial(primitives.getitem, ctx)
     slow_setitem = functools.partial(primitives.setitem, ctx)
-    slow_iterate = functools.partial(primitives.iterate, ctx)
 
     def aload(obj, name):
         route = getters.get((type(obj), name))  # (route, check): see `routes.python_getter`
@@ -95,13 +95,16 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                 heap.note_item(tag, container, key, ABSENT)
         return None
 
-    def iterate(iterable):
-        kind = type(iterable)
-        if (kind is tuple or kind is list) and id(iterable) not in entries:
-            return iterable
-        return slow_iterate(iterable)
+    def iterating(slow):
+        """An `iter` cell: a plain list or tuple as it is, anything else to `slow`."""
+        def iterate(iterable):
+            kind = type(iterable)
+            if (kind is tuple or kind is list) and id(iterable) not in entries:
+                return iterable
+            return slow(iterable)
 
-    iterate.__ovd_slow__ = slow_iterate
+        iterate.__ovd_slow__ = slow
+        return iterate
     paths = {"aload": (aload, getattr, slow_getattr),
              "astore": (astore, setattr, slow_setattr),
              "iload": (iload, operator.getitem, slow_getitem),
@@ -113,7 +116,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         else:
             fast.__ovd_slow__ = slow
             cells[cell] = fast
-    cells["iter"] = iterate
+    cells["iter"] = iterating(functools.partial(primitives.iterate, ctx, reported=True))
+    cells["quiet_iter"] = iterating(functools.partial(primitives.iterate, ctx))
     return cells
 
 

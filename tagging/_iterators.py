@@ -10,7 +10,8 @@ Python `__iter__`, or a value tagged for the context), the tool is a Python
 twin run in the context, which iterates its sources there and yields (or
 builds) what it took from them; it raises the C type's own argument errors
 first, and calls `iter` and consumes the sources when and as the C code does.
-Otherwise the C type runs, natively.
+Otherwise the C type runs, natively. Hooks see what the C type calls back (the
+sources' Python `__iter__` and `__next__`), not the twin's workings (a quiet module).
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ import operator
 import types
 
 from contexts import nooverdub, recurse
+from contexts._marks import quietmodule, seen
+from contexts._models import iterator_of
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging._tag import Tagged, rawest
 
 _GENERATOR = types.GeneratorType
+quietmodule(__name__)
 
 
 def _flows(tag, value) -> bool:
@@ -131,7 +135,7 @@ def _chain(sources):
 
 
 def compress_(data, selectors):
-    return _compress(iter(data), iter(selectors))
+    return _compress(iterator_of(data), iter(selectors))
 
 
 def _compress(data, selectors):
@@ -189,7 +193,7 @@ def _pairwise(iterator):
 
 
 def cycle_(iterable):
-    return _cycle(iter(iterable))
+    return _cycle(iterator_of(iterable))
 
 
 def _cycle(iterator):
@@ -238,7 +242,7 @@ def tee_(iterable, n=2):
         copier = iterator.__copy__
     copies = [iterator]
     for _ in range(1, n):
-        copies.append(copier())
+        copies.append(copier() if type(iterator) is _Tee else seen(copier()))
     return tuple(copies)
 
 

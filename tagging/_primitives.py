@@ -178,8 +178,10 @@ def _incoming(ctx, iterable):
 
 # Iteration -------------------------------------------------------------------------
 
-def iterate(ctx, iterable):
-    """Iterate anything, giving back the metadata of container elements."""
+def iterate(ctx, iterable, reported=False):
+    """Iterate anything, giving back the metadata of container elements. The `iter`
+    call of a Python iterable is one hooks see when `reported` (the user's loop),
+    not when a builtin's model iterates."""
     tag = ctx.tag
     raw = nooverdub(rawest)(iterable)
     kind = nooverdub(type)(raw)
@@ -188,7 +190,8 @@ def iterate(ctx, iterable):
     if kind in _KEYED:
         return _iterate_keyed(ctx, iterable, raw)
     if nooverdub(routes.python_iteration)(kind):  # `__iter__` runs in the context
-        iterator = call_in(ctx, iter, nooverdub(heap.own)(iterable, tag))
+        own = nooverdub(heap.own)(iterable, tag)
+        iterator = call_in(ctx, iter, own) if reported else iter_(ctx, own)
         if nooverdub(routes.python_stepping)(nooverdub(type)(iterator)):
             iterator = recurse(ctx, models.drive, iterator)
         return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
@@ -262,15 +265,9 @@ def reversed_(ctx, cls, sequence):
             nooverdub(routes.python_method)(kind, "__reversed__") is None and \
             nooverdub(routes.python_method)(kind, "__getitem__") is None and \
             nooverdub(heap.has_slots)(ctx.tag, raw):
-        return recurse(ctx, _each_reversed, nooverdub(heap.own)(sequence, ctx.tag))
+        own = nooverdub(heap.own)(sequence, ctx.tag)
+        return recurse(ctx, models.reversed_sequence, own, nooverdub(len)(own))
     return recurse(ctx, models.reversed_, cls, sequence)
-
-
-def _each_reversed(items):
-    index = len(items) - 1
-    while index >= 0:
-        yield items[index]
-        index -= 1
 
 
 def generator_next(ctx, generator):
@@ -340,7 +337,7 @@ def unpack(ctx, value, shape):
     The result is a temporary list, unpacked at once by the caller; nested
     positions are unpacked in turn, so every level gets its metadata back.
     """
-    iterable = iterate(ctx, value)
+    iterable = iterate(ctx, value, reported=True)
     kind = nooverdub(type)(iterable)
     if not nooverdub(routes.iterable_type)(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
@@ -353,7 +350,7 @@ def unpack(ctx, value, shape):
 
 def unpack_each(ctx, iterable, shape):
     """`unpack` for each item of a loop whose target has that shape."""
-    for item in iterate(ctx, iterable):
+    for item in iterate(ctx, iterable, reported=True):
         yield unpack(ctx, item, shape)
 
 
@@ -448,11 +445,7 @@ def list_sort(ctx, container, *, key=None, reverse=False):
             nooverdub(keys.append)(call_in(ctx, key, item))
     order = nooverdub(heap.native_order)(keys, reverse)
     if order is None:
-        def key_at(position):
-            return keys[position]
-
-        order = nooverdub(list)(nooverdub(range)(nooverdub(len)(items)))
-        recurse(ctx, models.list_sort, order, key=key_at, reverse=reverse)
+        order = recurse(ctx, models.merge_order, keys, reverse)
     setitem(ctx, container, nooverdub(slice)(None), nooverdub(heap.pick)(items, order))
 
 
