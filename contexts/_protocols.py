@@ -16,7 +16,10 @@ import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
-from contexts._marks import nooverdub
+from contexts._marks import nooverdub, quietmodule, seen
+from contexts._models import iterator_of
+
+quietmodule(__name__)  # hooks see the dunders `perform` calls, not its own steps
 
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
                            list, tuple, dict, set, frozenset, range, slice})
@@ -89,8 +92,13 @@ def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
 
 def perform(op, steps, args):
     """Call the planned methods in order (in the context); the first answer wins."""
-    for method, operands, seen in steps:
-        result = method(*operands) if seen else nooverdub(method)(*operands)
+    for method, operands, python in steps:
+        if method is search:  # the engine's own loop: in the context, but unseen
+            result = method(*operands)
+        elif python:
+            result = seen(method(*operands))
+        else:
+            result = nooverdub(method)(*operands)
         if nooverdub(_answers)(op, result):
             return nooverdub(_result)(op, result)
     return nooverdub(_unanswered)(op, args)
@@ -138,14 +146,14 @@ def search(container, item):
     `__getitem__` calls are calls in it, as in any loop.
     """
     try:
-        elements = (element for element in container)  # iterates at once, as `in` does
+        elements = iterator_of(container)
     except TypeError:
         elements = None
     if elements is None:  # raised outside the handler: CPython's error has no context
         kind = nooverdub(type)(container)
         raise TypeError(f"argument of type '{kind.__name__}' is not iterable")
     for element in elements:
-        if nooverdub(operator.is_)(element, item) or element == item:
+        if element is item or seen(element == item):
             return True
     return False
 

@@ -223,6 +223,11 @@ CASES = [
      ["filterfalse", "list", "pred", "gt", "pred", "gt", "pred", "gt"]),
     ("groupby", lambda xs: [k for k, _ in itertools.groupby(xs, key)], nums,
      ["groupby", "key", "key", "eq", "key", "eq"]),
+    ("in, without __contains__", lambda it: 9 in it, lambda: Ticks([5, 7]),
+     ["contains", "Ticks.__iter__", "Ticks.__next__", "list.pop", "eq", "Ticks.__next__",
+      "list.pop", "eq", "Ticks.__next__"]),
+    ("an operator on user objects", lambda a, b: a < b, lambda: (Num(1), Num(2)),
+     ["lt", "Num.__lt__", "lt"]),
     # not models, for comparison: the user's own loop and `with`
     ("a loop", lambda it: [x for x in it], lambda: Ticks([1]),
      ["iter", "Ticks.__iter__", "Ticks.__next__", "list.pop", "Ticks.__next__"]),
