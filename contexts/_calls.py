@@ -99,20 +99,27 @@ def _is_operator(node: ast.expr) -> bool:
         return False
 
 
+def _marker(transformer: BodyTransformer, node: ast.Call) -> ast.expr | None:
+    """What a marker call becomes: the context for `contextslot()`, `x` (visited) for
+    `seen(x)`; None for any other call, a `nooverdub(f)` callee unwrapped in place."""
+    if is_contextslot(node):
+        return name(transformer.hidden("ctx"), node)
+    inner = unwrap_seen(node)
+    if inner is not None:
+        return transformer.visit(inner)
+    if is_nooverdub(node.func):
+        node.func = node.func.args[0]
+        setattr(node, NATIVE, True)
+    return None
+
+
 class _Markers(BodyTransformer):
     def __init__(self, hidden: Hidden) -> None:
         self.hidden = hidden
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        if is_contextslot(node):
-            return name(self.hidden("ctx"), node)
-        inner = unwrap_seen(node)
-        if inner is not None:
-            return self.visit(inner)
-        if is_nooverdub(node.func):
-            node.func = node.func.args[0]
-            setattr(node, NATIVE, True)
-        return self.generic_visit(node)
+        resolved = _marker(self, node)
+        return resolved if resolved is not None else self.generic_visit(node)
 
 
 class _Calls(ImplicitMixin):
@@ -132,14 +139,9 @@ class _Calls(ImplicitMixin):
         self.scoped_supers: set | None = None  # found when a bare `super()` is met
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        if is_contextslot(node):  # markers, when no earlier step resolved them
-            return name(self.hidden("ctx"), node)
-        inner = unwrap_seen(node)
-        if inner is not None:
-            return self.visit(inner)
-        if is_nooverdub(node.func):
-            node.func = node.func.args[0]
-            setattr(node, NATIVE, True)
+        resolved = _marker(self, node)  # markers, when no earlier step resolved them
+        if resolved is not None:
+            return resolved
         if isinstance(node.func, ast.Attribute):
             node.func.ovd_callee = True  # `o.m(...)`: a method, not a property, is called
         node = self.generic_visit(node)

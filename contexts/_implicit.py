@@ -13,7 +13,7 @@ import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
-from contexts._lookups import Lookups, remembered
+from contexts._lookups import Lookups, current, remembered
 
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
@@ -21,48 +21,77 @@ _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, by
 _ABSENT = object()
 # Remembered per type, each answer with the check that it is still current
 # (`contexts._lookups`): a class may change after its first use.
-_getters: dict = {}  # (type, name) -> (what `_getter` found, check)
 _truth_methods: dict = {}  # type -> (what `_truth_method` found, check)
-_setters: dict = {}  # (type, name) -> (what `_setter` found, check)
+GETTERS: dict = {}  # (type, name) -> (`getter_route`'s answer, check)
+SETTERS: dict = {}  # (type, name) -> (`setter_route`'s answer, check)
 
 
-def python_getter(kind: type, name: str) -> Callable | None:
-    """The Python getter of a property `name` of `kind`, if `obj.name` just calls it.
+def getter_route(kind: type, name: str) -> tuple | None:
+    """How `obj.name` runs Python code for a `kind`, or None when the lookup is native.
 
-    Not when `kind` customises lookup: a `__getattribute__` decides for itself,
-    and a `__getattr__` answers when the getter raises AttributeError.
+    `(function, leading, trailing, data, hook)`: CPython calls
+    `function(*leading, obj, *trailing)` (a Python `__getattribute__`, a
+    property's getter, a Python descriptor's `__get__`, which an instance's own
+    attribute shadows unless `data`); `hook` is a Python `__getattr__` it calls
+    when that raises AttributeError. `function` is None when only the hook is Python.
     """
-    key = (kind, name)
-    found = _getters.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = _getters[key] = remembered(_getter, kind, name)
-    return found[0]
+    return current(GETTERS, (kind, name), _getter_route, kind, name)
 
 
-def _getter(lookups: Lookups, kind: type, name: str) -> Callable | None:
-    found = lookups.attribute(kind, name)
-    if isinstance(found, property) and type(found.fget) is types.FunctionType and \
-            lookups.attribute(kind, "__getattribute__") is object.__getattribute__ and \
-            lookups.attribute(kind, "__getattr__") is None:
-        return found.fget
-    return None
+def _getter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
+    hook = lookups.python_method(kind, "__getattr__")
+    getattribute = lookups.python_method(kind, "__getattribute__")
+    if getattribute is not None:
+        return getattribute, (), (name,), True, hook
+    attribute = lookups.attribute(kind, name)
+    function, leading, trailing, data = None, (), (), True
+    if isinstance(attribute, property):
+        if type(attribute.fget) is types.FunctionType:
+            function = attribute.fget
+    elif attribute is not None:
+        get = lookups.python_method(type(attribute), "__get__")
+        if get is not None:
+            function, leading, trailing = get, (attribute,), (kind,)
+            data = lookups.attribute(type(attribute), "__set__") is not None or \
+                lookups.attribute(type(attribute), "__delete__") is not None
+    if function is None and hook is None:
+        return None
+    return function, leading, trailing, data, hook
 
 
-def python_setter(kind: type, name: str) -> tuple | None:
-    """`(setter, takes_name)`: a property's Python setter or a Python `__setattr__`."""
-    key = (kind, name)
-    found = _setters.get(key)
-    if found is None or (found[1] is not None and not found[1]()):
-        found = _setters[key] = remembered(_setter, kind, name)
-    return found[0]
+def property_getter(kind: type, name: str) -> Callable | None:
+    """The Python getter of a property `name` of `kind`, if `obj.name` just calls it
+    (no Python `__getattribute__` deciding for itself, no `__getattr__` to fall to)."""
+    route = getter_route(kind, name)
+    if route is None:
+        return None
+    function, leading, trailing, _, hook = route
+    return function if not leading and not trailing and hook is None else None
 
 
-def _setter(lookups: Lookups, kind: type, name: str) -> tuple | None:
-    found, custom = lookups.attribute(kind, name), lookups.attribute(kind, "__setattr__")
-    if isinstance(found, property) and type(found.fset) is types.FunctionType:
-        return (found.fset, False)
-    if type(custom) is types.FunctionType:
-        return (custom, True)
+def setter_route(kind: type, name: str) -> tuple | None:
+    """How storing `obj.name` runs Python code for a `kind`, or None when it is native.
+
+    `(function, leading, takes_name)`: CPython calls `function(obj, name, value)`
+    (a Python `__setattr__`, first) or `function(*leading, obj, value)` (a
+    property's setter, a Python descriptor's `__set__`).
+    """
+    return current(SETTERS, (kind, name), _setter_route, kind, name)
+
+
+def _setter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
+    custom = lookups.python_method(kind, "__setattr__")
+    if custom is not None:
+        return (custom, (), True)
+    attribute = lookups.attribute(kind, name)
+    if isinstance(attribute, property):
+        if type(attribute.fset) is types.FunctionType:
+            return (attribute.fset, (), False)
+        return None
+    if attribute is not None:
+        setter = lookups.python_method(type(attribute), "__set__")
+        if setter is not None:
+            return (setter, (attribute,), False)
     return None
 
 
@@ -111,7 +140,7 @@ def _python_method(kind: type, name: str) -> bool:
 
 def make_attribute(call1: Callable) -> Callable:
     def attribute(obj, name):
-        getter = python_getter(type(obj), name)
+        getter = property_getter(type(obj), name)
         return getattr(obj, name) if getter is None else call1(getter, obj)
 
     return attribute
@@ -119,13 +148,17 @@ def make_attribute(call1: Callable) -> Callable:
 
 def make_setattribute(call2: Callable, call3: Callable) -> Callable:
     def setattribute(obj, name, value):
-        setter = python_setter(type(obj), name)
-        if setter is None:
+        route = setter_route(type(obj), name)
+        if route is None:
             setattr(obj, name, value)
-        elif setter[1]:
-            call3(setter[0], obj, name, value)
+            return
+        function, leading, takes_name = route
+        if takes_name:
+            call3(function, obj, name, value)
+        elif leading:
+            call3(function, *leading, obj, value)
         else:
-            call2(setter[0], obj, value)
+            call2(function, obj, value)
 
     return setattribute
 

@@ -25,7 +25,7 @@ import types
 import weakref
 from typing import Any
 
-from contexts._implicit import python_getter
+from contexts._implicit import property_getter
 from contexts._marks import contextslot, is_quiet, nooverdub, quietmodule, seen
 
 quietmodule(__name__)
@@ -330,19 +330,21 @@ def sorted_(iterable, /, *, key=None, reverse=False):
 
 def list_sort(self, /, *, key=None, reverse=False):
     keys = self if key is None else [seen(key(item)) for item in self]
-    if nooverdub(_scalars_only)(keys) or (
+    if nooverdub(scalars_only)(keys) or (
             key is None and nooverdub(_plain)(contextslot())):
-        order = nooverdub(_native_order)(keys, reverse)
+        order = nooverdub(native_order)(keys, reverse)
     else:
         order = merge_order(keys, reverse)
     nooverdub(_reorder)(self, order)
 
 
-def _scalars_only(keys) -> bool:
+def scalars_only(keys) -> bool:
+    """Whether sorting `keys` can run no Python code (so it may run natively)."""
     return all(type(k) in _SCALARS for k in keys)
 
 
-def _native_order(keys, reverse):
+def native_order(keys, reverse):
+    """The permutation that sorts `keys`, found by the builtin sort."""
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
 
 
@@ -606,7 +608,7 @@ def _property_getter(args, kwargs, most):
     """The getter `obj.name` would call, for arguments the builtin accepts (else None)."""
     if kwargs or not 2 <= len(args) <= most or type(args[1]) is not str:
         return None
-    return python_getter(type(args[0]), args[1])
+    return property_getter(type(args[0]), args[1])
 
 
 # Truth -------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from contexts._marks import is_quiet
 from contexts._names import PREFIX, Hidden, is_literal, level_of
 from contexts._source import (Located, PerCode, SourceUnavailable, _registry, locate,
                               register_generated)
+from contexts._visit import LEAVES
 
 TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code, hooked) -> tree
 
@@ -235,11 +236,9 @@ def _hoist(tree: ast.AST, hidden: Hidden) -> None:
                     stack.append(item)
 
 
-_NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _has_inside: dict = {}  # node type -> whether the hoisting walk goes inside
 
 
 def _learn_inside(kind: type) -> bool:
-    inside = _has_inside[kind] = issubclass(kind, ast.AST) and not issubclass(
-        kind, _NOTHING_INSIDE)
+    inside = _has_inside[kind] = issubclass(kind, ast.AST) and not issubclass(kind, LEAVES)
     return inside

@@ -93,7 +93,7 @@ def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
 def perform(op, steps, args):
     """Call the planned methods in order (in the context); the first answer wins."""
     for method, operands, python in steps:
-        if method is search:  # the engine's own loop: in the context, but unseen
+        if nooverdub(operator.is_)(method, search):  # the engine's loop: in the context, unseen
             result = method(*operands)
         elif python:
             result = seen(method(*operands))

@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 import attrs
 
+from contexts._visit import LEAVES
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = {
     ast.ListComp: "<listcomp>",
@@ -252,8 +254,7 @@ def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileInde
     return _FileIndex(scopes=scopes, imports=imports, lines=lines, pending=pending)
 
 
-_NOTHING_INSIDE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop,
-                   ast.Constant)
+_NOTHING_INSIDE = (*LEAVES, ast.Constant)
 
 
 def _walk(stack: list, scopes: dict, pending: dict) -> None:

@@ -13,7 +13,8 @@ import ast
 from contexts._names import NATIVE
 
 
-_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+# Node types with no node inside: every walk of a tree skips them.
+LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
 class BodyTransformer(ast.NodeTransformer):
@@ -43,7 +44,7 @@ class BodyTransformer(ast.NodeTransformer):
 
     @classmethod
     def _visitor_for(cls, kind: type):
-        if not issubclass(kind, ast.AST) or issubclass(kind, _LEAVES):
+        if not issubclass(kind, ast.AST) or issubclass(kind, LEAVES):
             return None
         method = getattr(cls, "visit_" + kind.__name__, None)
         if method is None and kind is ast.Name or method is BodyTransformer.visit_Constant:

@@ -19,8 +19,8 @@ import functools
 import operator
 from typing import Any, Callable
 
+from contexts._implicit import GETTERS, SETTERS
 from tagging import _heap as heap
-from tagging import _routes as routes
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
 from tagging._tag import Tagged, wrap
@@ -38,14 +38,14 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     """
     tag = ctx.tag
     entries, members = tag.store.entries, tag.store.members
-    getters, setters = routes.GETTERS, routes.SETTERS
+    getters, setters = GETTERS, SETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
     slow_setattr = functools.partial(primitives.setattr_, ctx)
     slow_getitem = functools.partial(primitives.getitem, ctx)
     slow_setitem = functools.partial(primitives.setitem, ctx)
 
     def aload(obj, name):
-        route = getters.get((type(obj), name))  # (route, check): see `routes.python_getter`
+        route = getters.get((type(obj), name))  # (route, check): see `getter_route`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
@@ -62,7 +62,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return heap.load_attribute(tag, obj, name, value)
 
     def astore(obj, name, value):
-        route = setters.get((type(obj), name))  # (route, check): see `routes.python_setter`
+        route = setters.get((type(obj), name))  # (route, check): see `setter_route`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:

@@ -11,6 +11,7 @@ import gc
 from collections import deque
 from typing import Any
 
+from contexts import _models as models
 from contexts._canonical import class_attribute
 from tagging._routes import attribute_slot, python_method
 from tagging._store import ABSENT
@@ -286,15 +287,10 @@ def remap(tag: Tag, container: Any, before: list, incoming: list = ()) -> None:
     tag.store.replace(container, slots)
 
 
-_SCALARS = frozenset({int, float, bool, str, bytes})
-
-
 def native_order(keys: list, reverse: bool) -> list | None:
     """The sorting permutation of `keys` when they are plain scalars under their tags."""
     raw = [rawest(k) for k in keys]
-    if not all(type(k) in _SCALARS for k in raw):
-        return None
-    return sorted(range(len(raw)), key=raw.__getitem__, reverse=reverse)
+    return models.native_order(raw, reverse) if models.scalars_only(raw) else None
 
 
 def pick(items: list, order: list) -> list:

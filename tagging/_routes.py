@@ -8,15 +8,13 @@ use. Nothing here touches the store: these are questions about types.
 from __future__ import annotations
 
 import collections
-import types
 from typing import Any
 
 from contexts._canonical import class_attribute
+from contexts._implicit import getter_route, setter_route
 from contexts._lookups import Lookups, current
 from tagging._tag import rawest
 
-GETTERS: dict = {}  # (type, name) -> (how a lookup runs Python code, or None; check)
-SETTERS: dict = {}  # (type, name) -> (how a store runs Python code, or None; check)
 _methods: dict = {}  # (type, name) -> (its Python method or None, check)
 _fields: dict = {}  # (type, name) -> (the item a namedtuple field reads or None, check)
 _TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
@@ -57,8 +55,7 @@ def python_getter(obj: Any, name: str) -> Any:
     AttributeError. `function` is None when only the hook is Python, or when the
     instance dict shadows a non-data descriptor.
     """
-    kind = type(obj)
-    found = current(GETTERS, (kind, name), _getter_route, kind, name)
+    found = getter_route(type(obj), name)
     if found is None:
         return None
     function, leading, trailing, data, hook = found
@@ -71,27 +68,6 @@ def python_getter(obj: Any, name: str) -> Any:
     return function, leading, trailing, hook
 
 
-def _getter_route(lookups: Lookups, kind: type, name: str) -> Any:
-    hook = lookups.python_method(kind, "__getattr__")
-    getattribute = lookups.python_method(kind, "__getattribute__")
-    if getattribute is not None:
-        return getattribute, (), (name,), True, hook
-    attribute = lookups.attribute(kind, name)
-    function, leading, trailing, data = None, (), (), True
-    if isinstance(attribute, property):
-        if type(attribute.fget) is types.FunctionType:
-            function = attribute.fget
-    elif attribute is not None:
-        get = lookups.python_method(type(attribute), "__get__")
-        if get is not None:
-            function, leading, trailing = get, (attribute,), (kind,)
-            data = lookups.attribute(type(attribute), "__set__") is not None or \
-                lookups.attribute(type(attribute), "__delete__") is not None
-    if function is None and hook is None:
-        return None
-    return function, leading, trailing, data, hook
-
-
 def generic_getattr(obj: Any, name: str) -> Any:
     """`obj.name` found natively, without calling a Python `__getattr__`."""
     obj = rawest(obj)
@@ -99,30 +75,8 @@ def generic_getattr(obj: Any, name: str) -> Any:
 
 
 def python_setter(obj: Any, name: str) -> Any:
-    """How storing `obj.name` runs Python code, or None when the store is native.
-
-    `(function, leading, takes_name)`: call `function(*leading, obj, name, value)`
-    (a Python `__setattr__`) or `function(*leading, obj, value)` (a property's
-    setter, a descriptor's `__set__`).
-    """
-    kind = type(obj)
-    return current(SETTERS, (kind, name), _setter_route, kind, name)
-
-
-def _setter_route(lookups: Lookups, kind: type, name: str) -> Any:
-    custom = lookups.python_method(kind, "__setattr__")
-    if custom is not None:
-        return (custom, (), True)
-    attribute = lookups.attribute(kind, name)
-    if isinstance(attribute, property):
-        if type(attribute.fset) is types.FunctionType:
-            return (attribute.fset, (), False)
-        return None
-    if attribute is not None:
-        setter = lookups.python_method(type(attribute), "__set__")
-        if setter is not None:
-            return (setter, (attribute,), False)
-    return None
+    """How storing `obj.name` runs Python code, or None (`setter_route` of its type)."""
+    return setter_route(type(obj), name)
 
 
 def attribute_slot(obj: Any, name: str) -> tuple:

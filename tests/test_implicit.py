@@ -71,6 +71,53 @@ def test_getattr_and_hasattr_call_a_property_getter_in_the_context():
     assert ctx.metadata.count("Gauge.value") == 4
 
 
+class Logged(Gauge):
+    """A `__setattr__` beside a property: CPython calls `__setattr__` first."""
+
+    def __setattr__(self, name, value):
+        self.__dict__.setdefault("log", []).append(name)
+        object.__setattr__(self, name, value)
+
+
+class Described:
+    """A Python data descriptor: its `__set__` and `__get__` are user code."""
+
+    def __set_name__(self, owner, name):
+        self.name = "_" + name
+
+    def __get__(self, obj, kind=None):
+        return getattr(obj, self.name)
+
+    def __set__(self, obj, value):
+        setattr(obj, self.name, value * 10)
+
+
+class Holder:
+    size = Described()
+
+
+def store_logged(gauge):
+    gauge.value = 5
+    return gauge.value, gauge.log
+
+
+def store_described(holder):
+    holder.size = 2
+    return holder.size
+
+
+def test_a_python_setattr_runs_before_a_property_setter():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, store_logged, Logged(1)) == store_logged(Logged(1))
+    assert "Logged.__setattr__" in ctx.metadata
+
+
+def test_a_python_descriptor_set_is_a_call_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, store_described, Holder()) == store_described(Holder()) == 20
+    assert ctx.metadata.count("Described.__set__") == 1
+
+
 class ClaimsValue(Context):
     @primitive(Gauge.value.fget)
     def value(self, gauge):
