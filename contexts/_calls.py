@@ -32,7 +32,8 @@ import sys
 
 from contexts._names import NATIVE, Hidden, call, is_native, name, placed
 from contexts._implicit_sites import ImplicitMixin
-from contexts._lower import FRAME_ATTRIBUTES, OPERATOR_FUNCTIONS, operator_site
+from contexts._lower import FRAME_ATTRIBUTES, operator_site
+from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
 MAX_ARITY = 4

@@ -20,6 +20,7 @@ import weakref
 from contexts._calls import MAX_ARITY
 from contexts._inline import InlineHook
 from contexts._names import NATIVE
+from contexts._operators import INPLACE_SYMBOLS, SYMBOLS, UNARY_SYMBOLS
 from contexts._source import Located, register_generated
 from contexts._tracebacks import PASTED
 
@@ -31,23 +32,6 @@ _pasted: "weakref.WeakKeyDictionary[InlineHook, dict]" = weakref.WeakKeyDictiona
 _PARAMETERS = ("pre, post, res, ovd, table, miss, native, hook_self, builtin_type,"
                " builtin_TypeError")
 HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx"]
-
-# An operator on builtin operands, written out: no call of the `operator` function.
-_SYMBOLS = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.matmul: "@",
-    operator.truediv: "/", operator.floordiv: "//", operator.mod: "%", operator.pow: "**",
-    operator.lshift: "<<", operator.rshift: ">>", operator.or_: "|", operator.xor: "^",
-    operator.and_: "&", operator.eq: "==", operator.ne: "!=", operator.lt: "<",
-    operator.le: "<=", operator.gt: ">", operator.ge: ">=", operator.is_: "is",
-    operator.is_not: "is not"}
-_INPLACE_SYMBOLS = {
-    operator.iadd: "+=", operator.isub: "-=", operator.imul: "*=", operator.imatmul: "@=",
-    operator.itruediv: "/=", operator.ifloordiv: "//=", operator.imod: "%=",
-    operator.ipow: "**=", operator.ilshift: "<<=", operator.irshift: ">>=",
-    operator.ior: "|=", operator.ixor: "^=", operator.iand: "&="}
-_UNARY_SYMBOLS = {operator.neg: "-", operator.pos: "+", operator.invert: "~",
-                  operator.not_: "not "}
-
 
 def helper_factory(prehook: bool, posthook: bool, overdub: bool,
                    pasted_pre: InlineHook | None = None,
@@ -108,14 +92,14 @@ def operator_helper_factory(prehook: bool, posthook: bool, overdub: bool, functi
 
 def _written(function, params: list) -> list | None:
     """Lines that set `out` to the operator's result on builtin operands, if it has a form."""
-    if len(params) == 1 and function in _UNARY_SYMBOLS:
-        return [f"out = {_UNARY_SYMBOLS[function]}a0"]
+    if len(params) == 1 and function in UNARY_SYMBOLS:
+        return [f"out = {UNARY_SYMBOLS[function]}a0"]
     if len(params) != 2:
         return None
-    if function in _SYMBOLS:
-        return [f"out = a0 {_SYMBOLS[function]} a1"]
-    if function in _INPLACE_SYMBOLS:  # `out` is the result; the operand stays as it was
-        return ["out = a0", f"out {_INPLACE_SYMBOLS[function]} a1"]
+    if function in SYMBOLS:
+        return [f"out = a0 {SYMBOLS[function]} a1"]
+    if function in INPLACE_SYMBOLS:  # `out` is the result; the operand stays as it was
+        return ["out = a0", f"out {INPLACE_SYMBOLS[function]} a1"]
     if function is operator.contains:
         return ["out = a1 in a0"]
     if function is operator.getitem:

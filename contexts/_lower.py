@@ -17,34 +17,11 @@ from typing import Any
 
 from contexts._names import (NATIVE, Hidden, assign, call, constant, mangled, name,
                              placed)
+from contexts._operators import BINARY, COMPARE, INPLACE, UNARY
 from contexts._visit import BodyTransformer
 
 FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
 
-BINARY = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.MatMult: operator.matmul, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
-    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
-}
-INPLACE = {
-    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
-    ast.MatMult: operator.imatmul, ast.Div: operator.itruediv,
-    ast.FloorDiv: operator.ifloordiv, ast.Mod: operator.imod, ast.Pow: operator.ipow,
-    ast.LShift: operator.ilshift, ast.RShift: operator.irshift, ast.BitOr: operator.ior,
-    ast.BitXor: operator.ixor, ast.BitAnd: operator.iand,
-}
-UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
-         ast.Not: operator.not_}
-COMPARE = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
-OPERATOR_FUNCTIONS = frozenset(
-    [*BINARY.values(), *INPLACE.values(), *UNARY.values(), *COMPARE.values(),
-     operator.contains, operator.getitem, operator.setitem, operator.delitem])
 # Operand types whose operators run natively where no context claims the operator.
 NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 

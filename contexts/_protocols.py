@@ -16,6 +16,8 @@ import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
+from contexts._operators import (BINARY_METHODS, COMPARE_METHODS, DIRECT_METHODS,
+                                 INPLACE_METHODS, INPLACE_SYMBOLS, SYMBOLS)
 from contexts._marks import nooverdub, quietmodule, seen
 from contexts._models import iterator_of
 
@@ -26,51 +28,12 @@ _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, typ
 _C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType)
 _ABSENT = object()
 
-# operator -> (method, reflected method, symbol in error messages)
-_BINARY = {
-    operator.add: ("__add__", "__radd__", "+"), operator.sub: ("__sub__", "__rsub__", "-"),
-    operator.mul: ("__mul__", "__rmul__", "*"),
-    operator.matmul: ("__matmul__", "__rmatmul__", "@"),
-    operator.truediv: ("__truediv__", "__rtruediv__", "/"),
-    operator.floordiv: ("__floordiv__", "__rfloordiv__", "//"),
-    operator.mod: ("__mod__", "__rmod__", "%"),
-    operator.pow: ("__pow__", "__rpow__", "** or pow()"),
-    operator.lshift: ("__lshift__", "__rlshift__", "<<"),
-    operator.rshift: ("__rshift__", "__rrshift__", ">>"),
-    operator.and_: ("__and__", "__rand__", "&"), operator.or_: ("__or__", "__ror__", "|"),
-    operator.xor: ("__xor__", "__rxor__", "^"),
-}
-# in-place operator -> (method, the binary operator it falls back to)
-_INPLACE = {
-    operator.iadd: ("__iadd__", operator.add), operator.isub: ("__isub__", operator.sub),
-    operator.imul: ("__imul__", operator.mul),
-    operator.imatmul: ("__imatmul__", operator.matmul),
-    operator.itruediv: ("__itruediv__", operator.truediv),
-    operator.ifloordiv: ("__ifloordiv__", operator.floordiv),
-    operator.imod: ("__imod__", operator.mod), operator.ipow: ("__ipow__", operator.pow),
-    operator.ilshift: ("__ilshift__", operator.lshift),
-    operator.irshift: ("__irshift__", operator.rshift),
-    operator.iand: ("__iand__", operator.and_), operator.ior: ("__ior__", operator.or_),
-    operator.ixor: ("__ixor__", operator.xor),
-}
-# comparison -> (method, reflected method, symbol)
-_COMPARE = {
-    operator.lt: ("__lt__", "__gt__", "<"), operator.le: ("__le__", "__ge__", "<="),
-    operator.gt: ("__gt__", "__lt__", ">"), operator.ge: ("__ge__", "__le__", ">="),
-    operator.eq: ("__eq__", "__eq__", "=="), operator.ne: ("__ne__", "__ne__", "!="),
-}
-# operators that call one method of their first operand and return what it returns
-_DIRECT = {
-    operator.neg: "__neg__", operator.pos: "__pos__", operator.invert: "__invert__",
-    operator.getitem: "__getitem__", operator.setitem: "__setitem__",
-    operator.delitem: "__delitem__", operator.contains: "__contains__",
-}
-
 
 def has_protocol(op: Any) -> bool:
     """Whether `op` is an operator function that may call a user class's dunder."""
     try:
-        return op in _BINARY or op in _INPLACE or op in _COMPARE or op in _DIRECT
+        return (op in BINARY_METHODS or op in INPLACE_METHODS or op in COMPARE_METHODS
+                or op in DIRECT_METHODS)
     except TypeError:
         return False
 
@@ -87,7 +50,7 @@ def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
             return foreign(a, b)
         return run(a, b)
 
-    return run2 if op in _BINARY or op in _COMPARE or op in _INPLACE else run
+    return run2 if op in BINARY_METHODS or op in COMPARE_METHODS or op in INPLACE_METHODS else run
 
 
 def perform(op, steps, args):
@@ -111,14 +74,14 @@ def plan(op: Callable, args: tuple) -> list | None:
             break
     else:
         return None
-    if op in _DIRECT:
+    if op in DIRECT_METHODS:
         kind = type(args[0])
-        method = class_attribute(kind, _DIRECT[op], _ABSENT)
+        method = class_attribute(kind, DIRECT_METHODS[op], _ABSENT)
         if method is _ABSENT and op is operator.contains and _iterates_in_python(kind):
             return [(search, args, True)]
         return [(method, args, True)] if _python(method) else None
-    if op in _INPLACE:
-        name, binary = _INPLACE[op]
+    if op in INPLACE_METHODS:
+        name, binary = INPLACE_METHODS[op]
         method = class_attribute(type(args[0]), name)
         if not _known(method):
             return None
@@ -126,7 +89,7 @@ def plan(op: Callable, args: tuple) -> list | None:
         if steps is None:
             return None
         return ([_step(method, args)] if method is not None else []) + steps
-    if op in _BINARY:
+    if op in BINARY_METHODS:
         return _binary_steps(op, *args)
     return _compare_steps(op, *args)
 
@@ -159,7 +122,7 @@ def search(container, item):
 
 
 def _binary_steps(op, a, b, force=False):
-    name, reflected_name, _ = _BINARY[op]
+    name, reflected_name = BINARY_METHODS[op]
     ta, tb = type(a), type(b)
     forward = class_attribute(ta, name)
     reflected = class_attribute(tb, reflected_name) if tb is not ta else None
@@ -171,7 +134,7 @@ def _binary_steps(op, a, b, force=False):
 
 
 def _compare_steps(op, a, b):
-    name, reflected_name, _ = _COMPARE[op]
+    name, reflected_name = COMPARE_METHODS[op]
     ta, tb = type(a), type(b)
     forward, reflected = class_attribute(ta, name), class_attribute(tb, reflected_name)
     if not _worth(forward, reflected) or not _known(forward, reflected):
@@ -212,7 +175,7 @@ def _known(*methods) -> bool:
 
 
 def _answers(op, result) -> bool:
-    return result is not NotImplemented or op in _DIRECT
+    return result is not NotImplemented or op in DIRECT_METHODS
 
 
 def _result(op, result):
@@ -226,10 +189,9 @@ def _unanswered(op, args):
     if op is operator.ne:
         return a is not b
     names = f"'{type(a).__name__}' and '{type(b).__name__}'"
-    if op in _COMPARE:
-        raise TypeError(f"'{_COMPARE[op][2]}' not supported between instances of {names}")
-    if op in _INPLACE:
-        symbol = "**=" if op is operator.ipow else _BINARY[_INPLACE[op][1]][2] + "="
-    else:
-        symbol = _BINARY[op][2]
+    if op in COMPARE_METHODS:
+        raise TypeError(f"'{SYMBOLS[op]}' not supported between instances of {names}")
+    symbol = INPLACE_SYMBOLS.get(op) or SYMBOLS[op]
+    if op is operator.pow:
+        symbol = "** or pow()"
     raise TypeError(f"unsupported operand type(s) for {symbol}: {names}")
