@@ -261,4 +261,3 @@ def _numeric(result: Any) -> bool:
     if isinstance(result, array.array):
         return True
     return isinstance(result, (tuple, list)) and any(_numeric(item) for item in result)
-

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 from contexts._canonical import split
 from contexts._context import Context
-from contexts._marks import nooverdub, precompile
+from contexts._marks import nooverdub
+from contexts._precompile import precompile
 from contexts._names import is_literal
 from contexts._pipeline import transformed_tree
 from contexts._runtime import runtime_of

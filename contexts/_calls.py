@@ -30,9 +30,11 @@ from __future__ import annotations
 import ast
 import sys
 
-from contexts._names import NATIVE, Hidden, call, is_native, name, placed
+from contexts._builders import NATIVE, call, is_native, name, placed
+from contexts._names import Hidden
 from contexts._implicit_sites import ImplicitMixin
-from contexts._lower import FRAME_ATTRIBUTES, operator_site
+from contexts._lower import FRAME_ATTRIBUTES
+from contexts._operator_sites import operator_site
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ast
 
-from contexts._names import (PREFIX, Hidden, assign, call, constant, mangled, name,
-                             placed)
+from contexts._builders import assign, call, constant, name, placed
+from contexts._names import PREFIX, Hidden, mangled
 from contexts._visit import BodyTransformer
 
 

@@ -15,15 +15,13 @@ import ast
 import operator
 from typing import Any
 
-from contexts._names import (NATIVE, Hidden, assign, call, constant, mangled, name,
-                             placed)
+from contexts._builders import NATIVE, assign, call, constant, name, placed
+from contexts._names import Hidden, mangled
+from contexts._operator_sites import operator_site
 from contexts._operators import BINARY, COMPARE, INPLACE, UNARY
 from contexts._visit import BodyTransformer
 
 FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
-
-# Operand types whose operators run natively where no context claims the operator.
-NATIVE_OPERANDS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
 def lower(tree: ast.FunctionDef, hidden: Hidden, wanted: frozenset | None = None,
@@ -38,19 +36,6 @@ def lower(tree: ast.FunctionDef, hidden: Hidden, wanted: frozenset | None = None
     and objects go straight into cells.
     """
     return _Lowering(hidden, wanted, attributes, class_name, direct).transform_body(tree)
-
-
-def operator_site(function, args: list, where: ast.AST, hidden: Hidden) -> ast.Call:
-    """A hooked operator site: a call of the helper made for its operator and for
-    which operands are builtin constants (`n < 2` is `__ovd0_op_lt_vk__(n, 2)`)."""
-    operands = "".join("k" if is_builtin_constant(a) else "v" for a in args)
-    helper = name(hidden(f"op_{function.__name__}_{operands}"), where)
-    return call(helper, args, where, native=hidden.level)
-
-
-def is_builtin_constant(node: ast.expr) -> bool:
-    """An operand that is a constant of a type whose operators may run natively."""
-    return type(node) is ast.Constant and type(node.value) in NATIVE_OPERANDS
 
 
 class _Lowering(BodyTransformer):

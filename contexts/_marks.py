@@ -18,8 +18,6 @@ import sys
 import types
 from typing import Any
 
-import attrs
-
 
 def nooverdub(f: Any) -> Any:
     """Mark a callee to be called natively; with an `ast.expr`, build that marker."""
@@ -58,25 +56,3 @@ def slotlike(f: Any) -> Any:
 def contextslot() -> ast.expr:
     """The running context, in a transformed body; an AST node for pass authors."""
     return ast.Call(func=ast.Name(id="contextslot", ctx=ast.Load()), args=[], keywords=[])
-
-
-def precompile(functions) -> None:
-    """Compile the `nooverdub` markers of engine-side functions away.
-
-    Engine code (the tagging primitives, say) is written with markers so an
-    outer context knows what to leave alone; run directly, each marker would
-    cost a call. This gives each function code with the markers resolved, and
-    registers its marked tree, which is what an outer context then reads.
-    """
-    from contexts._calls import resolve_markers
-    from contexts._compile import compile_in_context, finish_code, function_node
-    from contexts._names import Hidden
-    from contexts._source import locate, register_generated
-
-    for f in functions:
-        located = locate(f)
-        tree = resolve_markers(function_node(located), Hidden(0))
-        code = compile_in_context(located, tree, (), f.__code__.co_freevars)
-        code = finish_code(code, f.__code__)
-        register_generated(code, attrs.evolve(located, node=tree, lines=(), owned=False))
-        f.__code__ = code

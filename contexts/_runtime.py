@@ -23,7 +23,7 @@ from contexts._compile import bind
 from contexts._context import Profile, _version, profile_of
 from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
 from contexts._inline import inline_hook
-from contexts._lower import NATIVE_OPERANDS
+from contexts._operator_sites import NATIVE_OPERANDS
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform

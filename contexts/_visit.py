@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from contexts._names import NATIVE
+from contexts._builders import NATIVE
 
 
 # Node types with no node inside: every walk of a tree skips them.

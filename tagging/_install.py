@@ -16,7 +16,7 @@ import types
 from typing import Any
 
 from contexts import _api, _pipeline, _runtime, _tracebacks
-from contexts._marks import precompile
+from contexts._precompile import precompile
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _iterators as iterators

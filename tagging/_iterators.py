@@ -288,8 +288,8 @@ class _Tee:
 BUILTINS: dict = {
     itertools.islice: _tool(itertools.islice, islice_, _first),
     itertools.chain: _tool(itertools.chain, chain_),
-    itertools.chain.from_iterable: _tool(itertools.chain.from_iterable, chain_from_iterable,
-                                          nested=True),
+    itertools.chain.from_iterable: _tool(itertools.chain.from_iterable,
+                                         chain_from_iterable, nested=True),
     itertools.compress: _tool(itertools.compress, compress_, _first_two),
     itertools.zip_longest: _tool(itertools.zip_longest, zip_longest_),
     itertools.pairwise: _tool(itertools.pairwise, pairwise_),

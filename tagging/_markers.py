@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 
+
 class _Sentinel:
     def __init__(self, name: str) -> None:
         self.__qualname__ = name  # so `lowered` shows it by name

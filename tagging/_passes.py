@@ -20,7 +20,8 @@ import operator
 import types
 
 from contexts._calls import CALLER_NAMES
-from contexts._names import NATIVE, call, constant, hidden, name, placed
+from contexts._builders import NATIVE, call, constant, name, placed
+from contexts._names import hidden
 from contexts._visit import BodyTransformer
 from tagging import _markers as markers
 
