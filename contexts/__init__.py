@@ -9,7 +9,7 @@ from contexts._api import canrecurse, fallback, lowered, overdub, recurse
 from contexts._context import Context, context, primitive, similarcontext
 from contexts._generated import is_generated
 from contexts._marks import contextslot, nooverdub, slotlike
-from contexts._passes import insert_statements, replace_match
+from contexts._pass_helpers import insert_statements, replace_match
 
 __all__ = [
     "Context", "context", "overdub", "recurse", "fallback", "canrecurse",

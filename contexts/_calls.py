@@ -32,7 +32,7 @@ import sys
 
 from contexts._builders import NATIVE, call, is_native, name, placed
 from contexts._names import Hidden
-from contexts._implicit_sites import ImplicitMixin
+from contexts._implicit_rewrite import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES
 from contexts._operator_sites import operator_site
 from contexts._operators import OPERATOR_FUNCTIONS

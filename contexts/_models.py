@@ -25,7 +25,7 @@ import types
 import weakref
 from typing import Any
 
-from contexts._implicit import property_getter
+from contexts._implicit_runtime import property_getter
 from contexts._marks import contextslot, is_quiet, nooverdub, quietmodule, seen
 
 quietmodule(__name__)
@@ -496,7 +496,7 @@ def iter_(obj, *sentinel):
     if not nooverdub(hasattr)(nooverdub(type)(iterator), "__next__"):
         raise TypeError(f"iter() returned non-iterator of type "
                         f"'{nooverdub(type)(iterator).__name__}'")
-    return iterator  # itself: a loop over it is driven by `drive` (see _implicit)
+    return iterator  # itself: a loop over it is driven by `drive` (see _implicit_runtime)
 
 
 def drive(iterator):

@@ -16,7 +16,7 @@ import types
 import weakref
 from typing import Any, Callable
 
-from contexts import _implicit as implicit
+from contexts import _implicit_runtime as implicit
 from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind

@@ -19,7 +19,7 @@ import functools
 import operator
 from typing import Any, Callable
 
-from contexts._implicit import GETTERS, SETTERS
+from contexts._implicit_runtime import GETTERS, SETTERS
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging._store import ABSENT

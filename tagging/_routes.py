@@ -11,7 +11,7 @@ import collections
 from typing import Any
 
 from contexts._canonical import class_attribute
-from contexts._implicit import getter_route, setter_route
+from contexts._implicit_runtime import getter_route, setter_route
 from contexts._lookups import Lookups, current
 from tagging._tag import rawest
 

@@ -8,7 +8,7 @@ unpacking; `yield from s` has its own helper, `yfrom`; a quiet body's loops
 `__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
 property's getter and setter are calls in the context; `with m:` becomes
 `with __ovd0_with__(m):`, so `__enter__` and `__exit__` are. The helpers
-(`_implicit`) run natively what runs no Python code.
+(`_implicit_runtime`) run natively what runs no Python code.
 """
 
 from __future__ import annotations
