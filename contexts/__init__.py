@@ -7,13 +7,11 @@ primitives and its passes over function bodies.
 
 from contexts._api import canrecurse, fallback, lowered, overdub, recurse
 from contexts._context import Context, context, primitive, similarcontext
-from contexts._generated import is_generated
-from contexts._marks import contextslot, nooverdub, slotlike
+from contexts._marks import contextslot, nooverdub
 from contexts._pass_helpers import insert_statements, replace_match
 
 __all__ = [
     "Context", "context", "overdub", "recurse", "fallback", "canrecurse",
     "similarcontext", "primitive", "lowered", "nooverdub", "contextslot",
-    "insert_statements", "replace_match", "is_generated",
-    "slotlike",
+    "insert_statements", "replace_match",
 ]

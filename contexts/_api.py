@@ -21,10 +21,6 @@ from contexts._runtime import runtime_of
 from contexts._source import SourceUnavailable
 from contexts._tracebacks import strip_engine_frames
 
-UNTAG_ARGUMENTS: list = []  # tagging installs `(ctx, args, kwargs) -> (args, kwargs)`
-FOREIGN_RESULTS: list = []  # tagging installs `(ctx, f, args, result) -> result`
-
-
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
     nooverdub(_check)(ctx, f, "overdub")
@@ -33,6 +29,9 @@ def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     except BaseException as error:
         nooverdub(strip_engine_frames)(error)  # the traceback names the user's lines
         raise
+    finally:
+        if ctx.tag is not None:
+            nooverdub(ctx.tag.finish_run)(ctx)
 
 
 def recurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
@@ -76,11 +75,10 @@ def run_default(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
     return nooverdub(runtime.dispatch)(f)(*args, **kwargs)
 
 
-def call_untagged(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
-    """The default `fallback`: call `f`, with arguments untagged when tagging."""
-    if ctx.tag is not None and UNTAG_ARGUMENTS:
-        args, kwargs = nooverdub(UNTAG_ARGUMENTS[0])(ctx, args, kwargs)
-        return nooverdub(FOREIGN_RESULTS[0])(ctx, f, args, f(*args, **kwargs))
+def call_foreign(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
+    """The default `fallback`: call `f`, through the context's layer if it has one."""
+    if ctx.tag is not None:
+        return ctx.tag.call_foreign(ctx, f, args, kwargs)  # its call of `f` is seen
     return f(*args, **kwargs)
 
 
@@ -142,4 +140,4 @@ class _Readable(ast.NodeTransformer):
 
 # Run directly, these pay no call for their `nooverdub` markers; an outer
 # context still reads the marked source.
-precompile([overdub, recurse, fallback, run_default, call_untagged])
+precompile([overdub, recurse, fallback, run_default, call_foreign])

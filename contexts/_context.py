@@ -1,7 +1,7 @@
 """Context types: what a context is, and what its type intercepts.
 
 A context type is a subclass of `Context`. Which hooks it overrides, which
-functions it claims as primitives and whether it tags values decide what code
+functions it claims as primitives and which layer it carries decide what code
 the engine generates for it; that summary is its `Profile`, recomputed whenever
 any context class is changed (the metaclass notices), so redefining a hook after
 first use takes effect on the next run.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 import types
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import attrs
 
@@ -61,7 +61,8 @@ class Context(metaclass=ContextType):
     """An execution context: subclass it and override the hooks you need.
 
     `metadata` is trace-local data, `passes` a sequence of transforms over
-    function bodies, `tag` the tag set by `tagging.enabletagging`.
+    function bodies, `tag` the layer the context carries, or None (see
+    `contexts.layer`; `tagging.enabletagging` sets one).
     """
 
     metadata: Any = None
@@ -85,15 +86,47 @@ class Context(metaclass=ContextType):
         return run_default(self, f, args, kwargs)
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
-        """Run a call the context does not look into (untagged when tagging)."""
-        from contexts._api import call_untagged
+        """Run a call the context does not look into (through its layer, if any)."""
+        from contexts._api import call_foreign
 
-        return call_untagged(self, f, args, kwargs)
+        return call_foreign(self, f, args, kwargs)
 
     @classmethod
     def metadatatype(cls, value_type: type) -> type:
         """The type of metadata a value of `value_type` may carry (none by default)."""
         return NoMetaData
+
+
+class Layer:
+    """What a context carrying this layer (in its `tag` field) adds to its runs.
+
+    One instance per context copy: it may hold per-context state (tagging's
+    shadow store). The defaults add nothing; override what the layer needs.
+    """
+
+    # `(tree, level, code, hooked) -> tree` over each lowered body, after the
+    # user's passes: `level` names the hidden names of this transform (`hidden`),
+    # `code` is the original code object, `hooked` whether call sites run hooks.
+    passes: ClassVar[tuple] = ()
+
+    def cells(self, runtime: Any) -> dict:
+        """The values of the cells the passes refer to, by hidden-name suffix.
+
+        `runtime.ctx` is the context, `runtime.dispatch(f)` what runs for `f` in
+        it, `runtime.primitive_for(f, f)` the user's primitive for `f`, or None.
+        """
+        return {}
+
+    def builtin(self, ctx: Any, key: Any, f: Callable) -> Callable | None:
+        """What runs for callee `f` (canonical `key`) before `ctx`'s own overdub, or None."""
+        return None
+
+    def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
+        """A call the context does not look into (the default `fallback`)."""
+        return f(*args, **kwargs)
+
+    def finish_run(self, ctx: Any) -> None:
+        """An `overdub` of `ctx` has returned or raised."""
 
 
 @attrs.frozen
@@ -124,6 +157,10 @@ def similarcontext(ctx: Context, **changes: Any) -> Context:
             f"similarcontext() got unknown fields {sorted(unknown)}; "
             "a context has metadata, passes and tag"
         )
+    layer = changes.get("tag")
+    if layer is not None and not isinstance(layer, Layer):
+        raise TypeError(f"similarcontext(): tag must be a layer (a contexts.layer.Layer, as "
+                        f"tagging.enabletagging makes) or None, got {layer!r}")
     copy = attrs.evolve(ctx, **{k: v for k, v in changes.items() if k != "tag"})
     copy.tag = changes.get("tag", ctx.tag)
     return copy
@@ -163,11 +200,11 @@ class Profile:
 
     hooks: frozenset  # the overridden hooks among prehook, posthook, overdub, fallback
     primitives: dict  # function -> name of the method that implements it
-    tagging: bool
+    layer: type | None  # the type of the layer the context carries
 
     @property
     def empty(self) -> bool:
-        return not (self.hooks or self.primitives or self.tagging)
+        return not (self.hooks or self.primitives) and self.layer is None
 
     @property
     def hooked(self) -> bool:
@@ -181,7 +218,7 @@ class Profile:
         A primitive on a dunder (`Vec.__add__`) needs them: the operator's call
         is what reaches the dunder through the context.
         """
-        return self.hooked or self.tagging or "fallback" in self.hooks or any(
+        return self.hooked or self.layer is not None or "fallback" in self.hooks or any(
             _is_operator_function(f) or getattr(f, "__name__", "").startswith("__")
             for f in self.primitives
         )
@@ -189,7 +226,8 @@ class Profile:
     @functools.cached_property
     def intercepts_protocols(self) -> bool:
         """Whether implicit protocol calls (iteration, dunders, properties) must be seen."""
-        return self.hooked or self.tagging or any(_called_implicitly(f) for f in self.primitives)
+        return self.hooked or self.layer is not None or any(
+            _called_implicitly(f) for f in self.primitives)
 
     @functools.cached_property
     def intercepts_truth(self) -> bool:
@@ -217,19 +255,19 @@ def _is_operator_function(f: Callable) -> bool:
     return getattr(operator, getattr(f, "__name__", ""), None) is f
 
 
-def profile_of(ctx_type: type, tagging: bool) -> Profile:
-    """The (cached) profile of a context type; cheap on the hot path."""
-    key = (ctx_type, tagging)
+def profile_of(ctx_type: type, layer: type | None) -> Profile:
+    """The (cached) profile of a context type carrying a `layer`; cheap on the hot path."""
+    key = (ctx_type, layer)
     found = _profiles.get(key)
     if found is not None:
         return found
     with _profile_lock:
-        found = _compute_profile(ctx_type, tagging)
+        found = _compute_profile(ctx_type, layer)
         _profiles[key] = found
         return found
 
 
-def _compute_profile(ctx_type: type, tagging: bool) -> Profile:
+def _compute_profile(ctx_type: type, layer: type | None) -> Profile:
     hooks = frozenset(
         name for name in _HOOKS if getattr(ctx_type, name) is not getattr(Context, name)
     )
@@ -239,7 +277,7 @@ def _compute_profile(ctx_type: type, tagging: bool) -> Profile:
             for entry in getattr(member, "__primitive_of__", ()):
                 for f in (entry if isinstance(entry, dict) else (entry,)):
                     primitives[_canonical_key(f)] = name
-    return Profile(hooks=hooks, primitives=primitives, tagging=tagging)
+    return Profile(hooks=hooks, primitives=primitives, layer=layer)
 
 
 def _canonical_key(f: Callable) -> Any:

@@ -23,8 +23,8 @@ from contexts._visit import BodyTransformer
 class ImplicitMixin(BodyTransformer):
     """Mixed into the call pass (one walk for both), active when `self.iterating`.
 
-    `self.properties` adds attribute access (not when tagging: the tagging
-    pass already makes attribute access calls); `self.truths` truth tests.
+    `self.properties` adds attribute access (not with a layer: a layer's pass
+    makes attribute access calls of its own); `self.truths` truth tests.
     """
 
     hidden: Hidden

@@ -30,7 +30,7 @@ def lower(tree: ast.FunctionDef, hidden: Hidden, wanted: frozenset | None = None
     """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
 
     With `attributes`, attribute loads, stores and deletions become calls of
-    `getattr`, `setattr` and `delattr` too (the tagging layer needs them).
+    `getattr`, `setattr` and `delattr` too (a layer needs them).
     `direct`, when no pass runs before the (hooked) call pass: operators are
     written as the hooked sites that pass would make of them (`operator_site`),
     and objects go straight into cells.

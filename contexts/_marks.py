@@ -8,7 +8,7 @@ The engine's models of builtins live in modules declared with
 `quietmodule(__name__)`: hooks see the user's call of the builtin and what
 the builtin calls back, not the model's own bookkeeping. In such a module a
 call (or operator) runs in the context, as an unhooked call does (primitives,
-tagging, transformed bodies), and hooks see it only when marked `seen(...)`.
+a layer's, transformed bodies), and hooks see it only when marked `seen(...)`.
 """
 
 from __future__ import annotations

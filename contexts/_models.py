@@ -44,7 +44,7 @@ def _plain(ctx: Any) -> bool:
     from contexts._runtime import runtime_of
 
     mode = runtime_of(ctx).mode
-    return mode.operators == frozenset() and not mode.tagging
+    return mode.operators == frozenset() and mode.layer is None
 
 
 # Construction ----------------------------------------------------------------

@@ -4,7 +4,7 @@
     2. check    that the source is what the function was compiled from
     3. lower    operators into calls of `operator` functions
     4. passes   the user's passes, in order
-    5. tagging  the tagging passes, when the context tags values (after
+    5. layer    the passes of the layer the context carries, if any (after
                 resolving the `nooverdub` and `contextslot` markers)
     6. calls    every call site through the context (markers resolved), and the
                 implicit ones (iteration, properties, `with`) when protocols
@@ -40,9 +40,6 @@ from contexts._source import (Located, PerCode, SourceUnavailable, _registry, lo
                               register_generated)
 from contexts._visit import LEAVES
 
-TAGGING_PASSES: list = []  # filled by the tagging package: (tree, level, code, hooked) -> tree
-
-
 @attrs.frozen
 class Mode:
     """What generated code must intercept; the cache key besides the code object."""
@@ -50,16 +47,16 @@ class Mode:
     hooked: bool
     operators: frozenset | None  # None: all of them
     protocols: bool
-    tagging: bool
+    layer: type | None  # the type of the context's layer (`contexts.layer`)
     truths: bool = False  # truth tests call a Python `__bool__`/`__len__` in the context
     passes: tuple = ()
     context_type: type | None = None  # only when there are passes
 
     @property
     def properties(self) -> bool:
-        """Whether property access is a call in the context (tagging makes attribute
+        """Whether property access is a call in the context (a layer makes attribute
         access calls of its own)."""
-        return self.protocols and not self.tagging
+        return self.protocols and self.layer is None
 
 
 @attrs.frozen
@@ -138,17 +135,17 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
     quiet = is_quiet(code)  # hooks see only its `seen` calls: no hooked sites by default
     # With nothing between lowering and the (hooked) call pass, and no hidden names
     # in the source, the engine's own steps make every hidden name and cell.
-    direct = mode.hooked and not mode.passes and not mode.tagging and not generated and \
-        not quiet
-    if mode.operators != frozenset() or mode.tagging:
-        tree = lower(tree, hidden, mode.operators, attributes=mode.tagging,
+    layered = mode.layer is not None
+    direct = mode.hooked and not mode.passes and not layered and not generated and not quiet
+    if mode.operators != frozenset() or layered:
+        tree = lower(tree, hidden, mode.operators, attributes=layered,
                      class_name=class_name, direct=direct)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
-    if mode.tagging:  # the tagging pass must see markers resolved
+    if layered:  # a layer's passes see the markers resolved
         tree = resolve_markers(tree, hidden)
-        for tagging_pass in TAGGING_PASSES:
-            tree = tagging_pass(tree, hidden.level, code, mode.hooked)
+        for layer_pass in mode.layer.passes:
+            tree = layer_pass(tree, hidden.level, code, mode.hooked)
     tree = rewrite_calls(tree, hidden, mode.hooked, iterating=mode.protocols,
                          properties=mode.properties, truths=mode.truths, class_name=class_name,
                          quiet=quiet)
@@ -209,7 +206,7 @@ def _apply_pass(user_pass: Callable, context_type: type, f: Any, tree: ast.AST) 
 def _hoist(tree: ast.AST, hidden: Hidden) -> None:
     """Find the hidden names in `tree` and put the objects its constants hold in cells.
 
-    For trees that passes, the tagging layer or an inner context made: their
+    For trees that passes, a layer or an inner context made: their
     hidden names and constants were not all made through `hidden`.
     """
     stack = [tree]

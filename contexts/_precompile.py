@@ -1,6 +1,6 @@
 """Compiling the markers of engine-side functions away, once, at import.
 
-Engine code (models, the tagging primitives) is written with `nooverdub`
+Engine code (models, a layer's primitives) is written with `nooverdub`
 markers so an outer context knows what to leave alone; run directly, each
 marker would cost a call. `precompile` gives each function code with the
 markers resolved, and registers its marked tree, which is what an outer

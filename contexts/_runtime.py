@@ -35,8 +35,6 @@ _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescrip
               types.WrapperDescriptorType, type, functools.partial)
 
 _PINNED = 256  # bound builtin methods (and so their objects) a context caches at most
-EXTENSIONS: list = []  # tagging installs a function (runtime) -> {cell name: value}
-BUILTIN_PRIMITIVES: list = []  # tagging installs (ctx, key, f) -> callable or None
 
 
 class Runtime:
@@ -44,6 +42,7 @@ class Runtime:
 
     def __init__(self, ctx: Any, profile: Profile) -> None:
         self.ctx = ctx
+        self.layer = ctx.tag  # the layer the context carries (`contexts.layer`), or None
         self.profile = profile
         self.version = _version[0]
         self.passes = ctx.passes
@@ -73,10 +72,10 @@ class Runtime:
     def _bound_builtin(self, f: Callable) -> Callable:
         """`xs.append` and the like: resolved once per (type, name), bound each time.
 
-        Non-tagging contexts also cache the bound method itself, but at most
+        Contexts without a layer also cache the bound method itself, but at most
         `_PINNED` at a time: it holds its object, so a long-lived context pins a
-        bounded number of objects. Tagging contexts pin none (their objects may
-        be temporaries whose elements' metadata the store would then keep).
+        bounded number of objects. Contexts with a layer pin none (their objects
+        may be temporaries whose elements' metadata a layer would then keep).
         """
         owner = f.__self__
         slot = (type(owner), f.__name__)
@@ -84,7 +83,7 @@ class Runtime:
         if binding is None:
             binding = self.method_bindings[slot] = self._binding(f, split(f)[0], True)
         target = binding(f, owner)
-        if self.profile.tagging:
+        if self.layer is not None:
             return target
         if len(self.bound_methods) >= _PINNED:
             for method in self.bound_methods:
@@ -109,8 +108,8 @@ class Runtime:
             method = self.primitive_for(f, key)
             if method is not None:
                 return _partially(method)
-        if self.profile.tagging:
-            builtin = BUILTIN_PRIMITIVES[0](self.ctx, key, f)
+        if self.layer is not None:
+            builtin = self.layer.builtin(self.ctx, key, f)
             if builtin is not None:
                 return _partially(builtin)
         if not self.mode.protocols:
@@ -170,7 +169,7 @@ class Runtime:
         return found
 
     def foreign(self, f: Callable) -> Callable:
-        if "fallback" in self.profile.hooks or self.profile.tagging:
+        if "fallback" in self.profile.hooks or self.layer is not None:
             return functools.partial(self.ctx.fallback, f)
         return f
 
@@ -180,7 +179,7 @@ class Runtime:
         pre = self.ctx.prehook if "prehook" in self.profile.hooks else None
         post = self.ctx.posthook if "posthook" in self.profile.hooks else None
         ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
-        if ovd is not None and (self.profile.primitives or self.profile.tagging):
+        if ovd is not None and (self.profile.primitives or self.layer is not None):
             ovd = self._primitives_first(ovd)
         values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
                   "visible": _visible}
@@ -201,8 +200,8 @@ class Runtime:
         values["setattr"] = implicit.make_setattribute(call2, call3)
         values["with"] = implicit.make_with(callx)
         values["truth"] = implicit.make_truth(call1)
-        for extension in EXTENSIONS:
-            values.update(extension(self))
+        if self.layer is not None:
+            values.update(self.layer.cells(self))
         return values
 
     def _helpers(self, pre: Callable | None, post: Callable | None,
@@ -243,15 +242,15 @@ class Runtime:
 
         A primitive is the more specific method, as Cassette's
         `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
-        so are a tagging context's built-in heap primitives, which keep its heap plain.
+        so are the built-in primitives of the context's layer.
         """
-        tagging = self.profile.tagging
+        layer = self.layer
 
         def primitives_first(f, /, *args, **kwargs):
             key, bound = nooverdub(split)(f)
             method = nooverdub(self.primitive_for)(f, key)
-            if method is None and tagging:
-                method = nooverdub(BUILTIN_PRIMITIVES[0])(self.ctx, key, f)
+            if method is None and layer is not None:
+                method = nooverdub(layer.builtin)(self.ctx, key, f)
             if method is None:
                 return overdub(f, *args, **kwargs)
             if bound is not NOSELF:
@@ -324,7 +323,8 @@ def runtime_of(ctx: Any) -> Runtime:
     changed since it was made."""
     runtime = ctx._runtime
     if runtime is None or runtime.version != _version[0] or runtime.passes is not ctx.passes:
-        runtime = Runtime(ctx, profile_of(type(ctx), ctx.tag is not None))
+        layer = ctx.tag
+        runtime = Runtime(ctx, profile_of(type(ctx), None if layer is None else type(layer)))
         ctx._runtime = runtime
     return runtime
 
@@ -337,10 +337,10 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
     passes = tuple(ctx.passes)
     if passes:
         operators = None  # a pass sees every operator as a call
-    # A `Tagged` answers truth tests itself (with its value's truth).
-    truths = profile.intercepts_truth and not profile.tagging
+    # A layer's wrapper answers truth tests itself (with its value's truth).
+    truths = profile.intercepts_truth and profile.layer is None
     return Mode(hooked=profile.hooked, operators=operators,
-                protocols=profile.intercepts_protocols, tagging=profile.tagging,
+                protocols=profile.intercepts_protocols, layer=profile.layer,
                 truths=truths, passes=passes, context_type=type(ctx) if passes else None)
 
 

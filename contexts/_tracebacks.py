@@ -22,6 +22,11 @@ ENGINE_PLACES: list = [os.path.dirname(os.path.abspath(__file__)) + os.sep, "<co
 PASTED: "weakref.WeakKeyDictionary[CodeType, frozenset]" = weakref.WeakKeyDictionary()
 
 
+def hide_frames_from(directory: str) -> None:
+    """Count the files under `directory` as engine code (a layer's own package)."""
+    ENGINE_PLACES.append(os.path.join(os.path.abspath(directory), ""))
+
+
 def strip_engine_frames(error: BaseException) -> None:
     """Unlink the engine's frames from the tracebacks of `error` and its chain."""
     if sys.flags.verbose:

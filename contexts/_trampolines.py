@@ -1,4 +1,4 @@
-"""Trampolines: the cheap way to see callbacks when no hook or tag needs more.
+"""Trampolines: the cheap way to see callbacks when no hook or layer needs more.
 
 A context that only has primitives (or passes) needs a builtin's callbacks to
 run in the context, but not each call to be observed one by one. Then

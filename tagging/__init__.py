@@ -6,8 +6,7 @@ value through attributes, items, containers, globals, closure cells and
 construction, while the heap and all outside code only see plain values.
 """
 
-from contexts._context import NoMetaData
-from tagging import _install  # noqa: F401  (plugs tagging into the engine)
+from contexts.layer import NoMetaData
 from tagging._tag import (Tagged, enabletagging, hasmetadata, hastagging, istagged,
                           metadata, metadatatype, tag, untag)
 

@@ -11,11 +11,14 @@ receives it, while the send runs.
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tagging._heap import split
 from tagging._store import ABSENT
-from tagging._tag import Tag, rawest, wrap
+from tagging._tagged import rawest, wrap
+
+if TYPE_CHECKING:  # annotations only: the layer imports this module
+    from tagging._layer import Tag
 
 
 def note_yielded(tag: Tag, frame: Any, value: Any) -> Any:

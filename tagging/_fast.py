@@ -19,11 +19,11 @@ import functools
 import operator
 from typing import Any, Callable
 
-from contexts._implicit_runtime import GETTERS, SETTERS
+from contexts.layer import GETTERS, SETTERS
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
-from tagging._tag import Tagged, wrap
+from tagging._tagged import Tagged, wrap
 
 _INDEXED = (list, dict, tuple)
 _STORED = (list, dict)

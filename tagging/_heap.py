@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from contexts import _models as models
-from contexts._canonical import class_attribute
+from contexts import layer as engine
+from contexts.layer import class_attribute
 from tagging._routes import attribute_slot, python_method
 from tagging._store import ABSENT
-from tagging._tag import Tag, Tagged, rawest, wrap
+from tagging._tagged import Tagged, rawest, wrap
+
+if TYPE_CHECKING:  # annotations only: the layer imports this module
+    from tagging._layer import Tag
 
 SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
@@ -290,7 +293,7 @@ def remap(tag: Tag, container: Any, before: list, incoming: list = ()) -> None:
 def native_order(keys: list, reverse: bool) -> list | None:
     """The sorting permutation of `keys` when they are plain scalars under their tags."""
     raw = [rawest(k) for k in keys]
-    return models.native_order(raw, reverse) if models.scalars_only(raw) else None
+    return engine.native_order(raw, reverse) if engine.scalars_only(raw) else None
 
 
 def pick(items: list, order: list) -> list:

@@ -21,11 +21,10 @@ import operator
 import types
 
 from contexts import nooverdub, recurse
-from contexts._marks import quietmodule, seen
-from contexts._models import iterator_of
+from contexts.layer import iterator_of, quietmodule, seen
 from tagging import _heap as heap
 from tagging import _routes as routes
-from tagging._tag import Tagged, rawest
+from tagging._tagged import Tagged, rawest
 
 _GENERATOR = types.GeneratorType
 quietmodule(__name__)

@@ -19,10 +19,8 @@ import inspect
 import operator
 import types
 
-from contexts._calls import CALLER_NAMES
-from contexts._builders import NATIVE, call, constant, name, placed
-from contexts._names import hidden
-from contexts._visit import BodyTransformer
+from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
+                            name, placed)
 from tagging import _markers as markers
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

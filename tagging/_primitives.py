@@ -21,14 +21,14 @@ import operator
 import types
 from collections import defaultdict, deque
 
-from contexts import _models as models
+from contexts import layer as engine
 from contexts import nooverdub, recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._store import ABSENT
-from tagging._tag import Tagged, rawest
+from tagging._tagged import Tagged, rawest
 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
@@ -193,7 +193,7 @@ def iterate(ctx, iterable, reported=False):
         own = nooverdub(heap.own)(iterable, tag)
         iterator = call_in(ctx, iter, own) if reported else iter_(ctx, own)
         if nooverdub(routes.python_stepping)(nooverdub(type)(iterator)):
-            iterator = recurse(ctx, models.drive, iterator)
+            iterator = recurse(ctx, engine.drive, iterator)
         return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
             else iterator
     if nooverdub(isinstance)(raw, heap.SEQUENCES):
@@ -240,7 +240,7 @@ def iter_(ctx, obj, *sentinel):
             if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
                 return iter(nooverdub(heap.own)(obj, ctx.tag))
             return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
-    return recurse(ctx, models.iter_, obj, *sentinel)
+    return recurse(ctx, engine.iter_, obj, *sentinel)
 
 
 def next_(ctx, iterator, *default):
@@ -249,7 +249,7 @@ def next_(ctx, iterator, *default):
     kind = nooverdub(type)(nooverdub(rawest)(iterator))
     if kind is not _GENERATOR and nooverdub(routes.python_method)(kind, "__next__") is None:
         return next(nooverdub(heap.own)(iterator, ctx.tag), *default)
-    return recurse(ctx, models.next_, iterator, *default)
+    return recurse(ctx, engine.next_, iterator, *default)
 
 
 def _each(items):
@@ -266,8 +266,8 @@ def reversed_(ctx, cls, sequence):
             nooverdub(routes.python_method)(kind, "__getitem__") is None and \
             nooverdub(heap.has_slots)(ctx.tag, raw):
         own = nooverdub(heap.own)(sequence, ctx.tag)
-        return recurse(ctx, models.reversed_sequence, own, nooverdub(len)(own))
-    return recurse(ctx, models.reversed_, cls, sequence)
+        return recurse(ctx, engine.reversed_sequence, own, nooverdub(len)(own))
+    return recurse(ctx, engine.reversed_, cls, sequence)
 
 
 def generator_next(ctx, generator):
@@ -445,7 +445,7 @@ def list_sort(ctx, container, *, key=None, reverse=False):
             nooverdub(keys.append)(call_in(ctx, key, item))
     order = nooverdub(heap.native_order)(keys, reverse)
     if order is None:
-        order = recurse(ctx, models.merge_order, keys, reverse)
+        order = recurse(ctx, engine.merge_order, keys, reverse)
     setitem(ctx, container, nooverdub(slice)(None), nooverdub(heap.pick)(items, order))
 
 

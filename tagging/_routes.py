@@ -10,10 +10,8 @@ from __future__ import annotations
 import collections
 from typing import Any
 
-from contexts._canonical import class_attribute
-from contexts._implicit_runtime import getter_route, setter_route
-from contexts._lookups import Lookups, current
-from tagging._tag import rawest
+from contexts.layer import Lookups, class_attribute, current, getter_route, setter_route
+from tagging._tagged import rawest
 
 _methods: dict = {}  # (type, name) -> (its Python method or None, check)
 _fields: dict = {}  # (type, name) -> (the item a namedtuple field reads or None, check)

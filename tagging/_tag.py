@@ -1,123 +1,25 @@
-"""Tags, tagged values and the tagging API.
+"""The tagging API: `enabletagging`, `tag`, `untag`, `metadata` and the rest.
 
 A `Tag` is made fresh by every `enabletagging` call, so two uses of the same
-function, nested or side by side, never share one. A `Tagged` pairs a value
-with the metadata one tag gives it; it lives only in the frames of transformed
-code. Values tagged by several nested contexts are wrapped once per tag, the
-innermost context's wrapper outside.
+function, nested or side by side, never share one. Every tagging context runs
+these functions as they are (`transparent`): they are how its code and its
+rules read and make tagged values.
 """
 
 from __future__ import annotations
 
-import itertools
-from sys import _getframe
 from typing import Any, Callable
 
-import attrs
-
-from contexts import Context, is_generated, similarcontext, slotlike
-from contexts._context import NoMetaData
-from contexts._context import _version as class_version
-from tagging._store import Store, fresh
-
-_serials = itertools.count(1)
-
-
-@attrs.define(eq=False, repr=False)
-class Tag:
-    """The identity of one tagging context (and the owner of its shadow store)."""
-
-    context_name: str
-    serial: int = attrs.field(factory=lambda: next(_serials))
-    store: Store = attrs.field(factory=Store)
-    # (context type, value type, metadata type) -> the class version it was accepted at
-    accepted: dict = attrs.field(factory=dict)
-
-    def __repr__(self) -> str:
-        return f"Tag({self.context_name}#{self.serial})"
-
-
-class Tagged:
-    """A value with the metadata one tag gave it; never stored in the heap."""
-
-    __slots__ = ("tag", "value", "meta")
-
-    def __init__(self, tag: Tag, value: Any, meta: Any) -> None:
-        self.tag = tag
-        self.value = value
-        self.meta = meta
-
-    def __repr__(self) -> str:
-        return f"Tagged({self.tag!r}, {self.value!r}, {self.meta!r})"
-
-    # In the engine's code a `Tagged` compares by identity and tests as its value;
-    # anywhere else it refuses, rather than act as a number that is silently wrong.
-
-    @slotlike
-    def __bool__(self) -> bool:
-        if is_generated(_getframe(1).f_code):
-            return bool(rawest(self))
-        raise escaped(self, "a truth test")
-
-    @slotlike
-    def __eq__(self, other: Any) -> Any:
-        if is_generated(_getframe(1).f_code):
-            return NotImplemented
-        raise escaped(self, "==")
-
-    @slotlike
-    def __ne__(self, other: Any) -> Any:
-        if is_generated(_getframe(1).f_code):
-            return NotImplemented
-        raise escaped(self, "!=")
-
-    __hash__ = object.__hash__
-
-
-def escaped(tagged: Tagged, operation: str) -> TypeError:
-    """The error for `operation` on a tagged value that left its context."""
-    return TypeError(
-        f"{operation} on {tagged!r}, a value tagged by a context, outside that context; "
-        "take its plain value with untag(r, ctx) and its metadata with metadata(r, ctx) "
-        "(overdub in a tagging context may return such a value)")
-
-
-def _refusal(operation: str) -> Callable:
-    def refuse(self: Tagged, *args: Any) -> Any:
-        raise escaped(self, operation)
-    refuse.__name__ = refuse.__qualname__ = f"refuse {operation}"
-    return slotlike(refuse)
-
-
-for _operation, _names in {
-        "arithmetic": "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod "
-                      "rmod divmod rdivmod pow rpow matmul rmatmul neg pos abs invert and "
-                      "rand or ror xor rxor lshift rlshift rshift rrshift round trunc floor ceil",
-        "a comparison": "lt le gt ge",
-        "a conversion": "float int complex index format"}.items():
-    for _name in _names.split():
-        setattr(Tagged, f"__{_name}__", _refusal(_operation))
-
+from contexts import Context, similarcontext
+from contexts.layer import NoMetaData, class_version
+from tagging._layer import Tag
+from tagging._store import fresh
+from tagging._tagged import Tagged, rawest, transparent
 
 _new = object.__new__
 
 
-def wrap(tag: Tag, value: Any, meta: Any) -> Tagged:
-    """`Tagged(tag, value, meta)` at half the cost (no Python `__init__` to run)."""
-    tagged = _new(Tagged)
-    tagged.tag = tag
-    tagged.value = value
-    tagged.meta = meta
-    return tagged
-
-
-def rawest(x: Any) -> Any:
-    """The plain value under every tag."""
-    while type(x) is Tagged:
-        x = x.value
-    return x
-
-
+@transparent
 def enabletagging(ctx: Context, f: Callable) -> Context:
     """A copy of `ctx` with a fresh tag, unique to this call, for running `f`."""
     if not isinstance(ctx, Context):
@@ -127,11 +29,13 @@ def enabletagging(ctx: Context, f: Callable) -> Context:
     return similarcontext(ctx, tag=Tag(type(ctx).__name__))
 
 
+@transparent
 def hastagging(ctx: Any) -> bool:
     """Whether `ctx` (a context) has tagging enabled."""
     return isinstance(ctx, Context) and isinstance(ctx.tag, Tag)
 
 
+@transparent
 def metadatatype(ctx_type: type, value_type: type) -> type:
     """The type of metadata a `value_type` value may carry in contexts of `ctx_type`."""
     if not (isinstance(ctx_type, type) and issubclass(ctx_type, Context)):
@@ -142,6 +46,7 @@ def metadatatype(ctx_type: type, value_type: type) -> type:
 _NO_METADATA = NoMetaData()
 
 
+@transparent
 def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     """`value` tagged for `ctx`, carrying `meta` (checked against `metadatatype`).
 
@@ -203,21 +108,25 @@ def _names(types: Any) -> str:
     return getattr(types, "__name__", repr(types))
 
 
+@transparent
 def untag(x: Any, ctx: Context) -> Any:
     """The value under `ctx`'s tag (any other value unchanged)."""
     return x.value if type(x) is Tagged and x.tag is ctx.tag else x
 
 
+@transparent
 def istagged(x: Any, ctx: Context) -> bool:
     """Whether `x` is tagged for `ctx` (a value tagged for another context is not)."""
     return type(x) is Tagged and x.tag is ctx.tag
 
 
+@transparent
 def metadata(x: Any, ctx: Context) -> Any:
     """The metadata `ctx` gave `x`, or `NoMetaData()`."""
     return x.meta if type(x) is Tagged and x.tag is ctx.tag else _NO_METADATA
 
 
+@transparent
 def hasmetadata(x: Any, ctx: Context) -> bool:
     """Whether `x` carries metadata for `ctx`."""
     return type(x) is Tagged and x.tag is ctx.tag and type(x.meta) is not NoMetaData

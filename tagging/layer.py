@@ -15,7 +15,8 @@ import types
 from typing import Any, Callable
 
 from tagging._store import fresh
-from tagging._tag import Tagged, tag
+from tagging._tag import tag
+from tagging._tagged import Tagged, transparent
 
 _new = object.__new__
 
@@ -87,5 +88,4 @@ def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
         tagged.meta = meta
         return tagged
 
-    tag_for_ctx.__tagging_api__ = True  # run as it is, like `tag`, by any context
-    return tag_for_ctx
+    return transparent(tag_for_ctx)

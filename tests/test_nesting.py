@@ -74,7 +74,7 @@ def test_empty_in_empty():
 
 
 @pytest.mark.parametrize("name", ["overdub", "recurse", "fallback", "run_default",
-                                  "call_untagged"])
+                                  "call_foreign"])
 def test_entry_points_run_without_their_markers(name):
     """Run directly, the API's entry points call no `nooverdub` marker (compiled
     away at import); an outer context still reads their marked source."""

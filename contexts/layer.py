@@ -1,0 +1,55 @@
+"""The one interface through which a layer extends contexts.
+
+A layer is what a context carries in its `tag` field (the name Cassette gives
+it; `None` when it carries none). `tagging.enabletagging` makes a context carry
+one, and any package may define another by subclassing `Layer`. A layer wraps
+values in the frames of transformed code, so for a context that carries one the
+engine:
+
+* makes every operator, attribute access and store a call, leaves truth tests
+  to the wrapper, and pins no object in its caches;
+* runs the layer type's `passes` over each body, after the user's passes;
+* fills the cells those passes name from `cells(runtime)`;
+* asks `builtin(ctx, key, f)` what runs for a callee before the context's own
+  `overdub` (a user `@primitive` on the same function still wins);
+* makes the default `fallback` call `call_foreign(ctx, f, args, kwargs)`;
+* calls `finish_run(ctx)` when an `overdub` of the context returns or raises.
+
+Below the class are the engine's parts a layer may build on: its view of
+types (`class_attribute`, the attribute routes, the type-checked caches), the
+models of builtins to `recurse` into, pass-building helpers and the markers'
+compiler. A layer uses these and the public API, never a private module.
+"""
+
+from __future__ import annotations
+
+from contexts._builders import NATIVE, call, constant, name, placed
+from contexts._calls import CALLER_NAMES
+from contexts._canonical import class_attribute
+from contexts._context import Layer, NoMetaData
+from contexts._context import _version as class_version
+from contexts._generated import is_engine_code
+from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
+from contexts._lookups import Lookups, current
+from contexts._marks import quietmodule, seen, slotlike
+from contexts._models import (drive, iter_, iterator_of, merge_order, native_order, next_,
+                              reversed_, reversed_sequence, scalars_only)
+from contexts._names import hidden
+from contexts._precompile import precompile
+from contexts._tracebacks import hide_frames_from
+from contexts._visit import BodyTransformer
+
+
+__all__ = [
+    "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike",
+    # types
+    "class_attribute", "Lookups", "current", "getter_route", "setter_route",
+    "GETTERS", "SETTERS",
+    # models of builtins, and the engine-side markers
+    "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "merge_order",
+    "native_order", "scalars_only", "quietmodule", "seen", "precompile",
+    "hide_frames_from",
+    # building passes
+    "BodyTransformer", "CALLER_NAMES", "NATIVE", "call", "constant", "hidden", "name",
+    "placed",
+]

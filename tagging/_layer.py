@@ -1,0 +1,172 @@
+"""The tagging layer: what a context carrying a `Tag` adds to its runs.
+
+Through the engine's layer interface (`contexts.layer`): the tagging pass over
+each body, the cells it names (heap loads and stores, globals, closure cells,
+generator channels), the heap primitives consulted before the context's own
+`overdub` (a user `@primitive` on the same function still wins), foreign calls
+given untagged arguments, and a sweep of the shadow store after each run, so
+the temporaries of finished runs do not pile up.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import operator
+import os
+import sys
+import types
+from typing import Any, Callable
+
+import attrs
+
+from contexts import nooverdub
+from contexts.layer import Layer, hide_frames_from, precompile
+from tagging import _channels as channels
+from tagging import _heap as heap
+from tagging import _iterators as iterators
+from tagging import _primitives as primitives
+from tagging._fast import heap_paths
+from tagging._passes import tagging_pass
+from tagging._store import Store
+from tagging._tagged import Tagged, rawest, wrap
+
+_serials = itertools.count(1)
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS}
+# Operators that may build a container out of containers (foreign results).
+_BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
+                       operator.concat, operator.iconcat, operator.or_, operator.ior,
+                       operator.and_, operator.iand, operator.sub, operator.isub,
+                       operator.xor, operator.ixor})
+_BUILT = (list, tuple, dict, set, frozenset)
+
+
+@attrs.define(eq=False, repr=False)
+class Tag(Layer):
+    """The identity of one tagging context, the owner of its shadow store, and
+    the layer through which the engine runs the context."""
+
+    context_name: str
+    serial: int = attrs.field(factory=lambda: next(_serials))
+    store: Store = attrs.field(factory=Store)
+    # (context type, value type, metadata type) -> the class version it was accepted at
+    accepted: dict = attrs.field(factory=dict)
+
+    passes = (tagging_pass,)
+
+    def __repr__(self) -> str:
+        return f"Tag({self.context_name}#{self.serial})"
+
+    def builtin(self, ctx: Any, key: Any, f: Callable) -> Callable | None:
+        if getattr(key, "__tagging_api__", False):
+            return f
+        found = BUILTINS.get(key)
+        if found is None:
+            return None
+        return functools.partial(found, ctx, key) if isinstance(key, type) else \
+            functools.partial(found, ctx)
+
+    def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
+        """`f` given arguments without this tag. The call itself is not marked: in
+        a context running this one, it is a call there, with the outer tags."""
+        args, kwargs = nooverdub(_own_arguments)(self, args, kwargs)
+        return nooverdub(_foreign_result)(self, f, args, f(*args, **kwargs))
+
+    def finish_run(self, ctx: Any) -> None:
+        if self.store.added:
+            self.store.sweep()
+
+    def cells(self, runtime: Any) -> dict:
+        return _cells(self, runtime)
+
+
+def _own_arguments(tag: Tag, args: tuple, kwargs: dict) -> tuple:
+    """Arguments of a foreign call, without `tag`'s layer.
+
+    (A generator needs no unwrapping: transformed generators yield plain values.)
+    """
+    for value in args:
+        if type(value) is Tagged:
+            args = tuple([heap.own(a, tag) for a in args])
+            break
+    if kwargs:
+        kwargs = {k: heap.own(v, tag) for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def _foreign_result(tag: Tag, f: Callable, args: tuple, result: Any) -> Any:
+    """What a foreign call returns; a container an operator built from containers
+    keeps the metadata of the elements it took from them."""
+    if type(result) in _BUILT and (tag.store.entries or tag.store.members):
+        try:
+            builder = f in _BUILDERS
+        except TypeError:
+            return result
+        if builder:
+            heap.carry_over(tag, args, result)
+    return result
+
+
+def _cells(tag: Tag, runtime: Any) -> dict:
+    """The helpers the tagging pass refers to, bound to one context."""
+    store = tag.store
+    entries = store.entries
+
+    def gload(namespace, key, value):  # also for cells: (cell, 0)
+        entry = entries.get(id(namespace))
+        if entry is None:
+            return value
+        found = entry[1].get(key)
+        if found is None or found[0] is not (
+                rawest(value) if type(value) is Tagged else value):
+            return value
+        return wrap(tag, value, found[1])
+
+    def gstore(namespace, key, value):  # also for cells: (cell, 0)
+        if type(value) is Tagged and value.tag is tag:
+            store.record(namespace, key, rawest(value.value), value.meta)
+            return value.value
+        if entries:
+            store.forget(namespace, key)
+        return value
+
+    def cload(cell, value):
+        return gload(cell, 0, value)
+
+    def cstore(cell, value):
+        return gstore(cell, 0, value)
+
+    def plain(value):
+        return heap.own(value, tag)
+
+    def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
+        if type(mapping) is dict and store.slots(mapping):
+            return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
+                    for key, value in mapping.items()}
+        return mapping
+
+    def yielded(value):  # called by a generator's own frame
+        return channels.note_yielded(tag, sys._getframe(1), value)
+
+    def received(value):  # what a `yield` evaluates to, in the generator's frame
+        return channels.take_sent(tag, sys._getframe(1), value)
+
+    return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
+            "globals": globals, "plain": plain, "yielded": yielded, "received": received,
+            "kwargs": kwargs,
+            **heap_paths(runtime.ctx, runtime.dispatch,
+                         lambda operation: runtime.primitive_for(operation, operation))}
+
+
+def _engine_functions() -> list:
+    """The primitives' functions, whose `nooverdub` markers are compiled away."""
+    modules = {primitives.__name__, iterators.__name__}
+    found = {f for module in (primitives, iterators) for f in vars(module).values()
+             if isinstance(f, types.FunctionType) and f.__module__ in modules}
+    found |= {f for f in BUILTINS.values()
+              if isinstance(f, types.FunctionType) and f.__module__ in modules}
+    return sorted(found, key=lambda f: f.__qualname__)
+
+
+precompile([*_engine_functions(), Tag.call_foreign])
+hide_frames_from(os.path.dirname(__file__))
