@@ -67,21 +67,6 @@ def _why(ctx: Context, f: Callable) -> str | None:
 canrecurse.why = _why
 
 
-def run_default(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
-    """The default `overdub`: a primitive, else the transformed body, else `fallback`."""
-    runtime = nooverdub(runtime_of)(ctx)
-    if runtime.empty:
-        return f(*args, **kwargs)
-    return nooverdub(runtime.dispatch)(f)(*args, **kwargs)
-
-
-def call_foreign(ctx: Context, f: Callable, args: tuple, kwargs: dict) -> Any:
-    """The default `fallback`: call `f`, through the context's layer if it has one."""
-    if ctx.tag is not None:
-        return ctx.tag.call_foreign(ctx, f, args, kwargs)  # its call of `f` is seen
-    return f(*args, **kwargs)
-
-
 def _recursed(ctx: Context, f: Callable) -> Callable:
     runtime = runtime_of(ctx)
     if runtime.empty:
@@ -140,4 +125,4 @@ class _Readable(ast.NodeTransformer):
 
 # Run directly, these pay no call for their `nooverdub` markers; an outer
 # context still reads the marked source.
-precompile([overdub, recurse, fallback, run_default, call_foreign])
+precompile([overdub, recurse, fallback])

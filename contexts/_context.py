@@ -1,26 +1,26 @@
-"""Context types: what a context is, and what its type intercepts.
+"""Context types: what a context is, the layer it may carry, and `primitive`.
 
-A context type is a subclass of `Context`. Which hooks it overrides, which
-functions it claims as primitives and which layer it carries decide what code
-the engine generates for it; that summary is its `Profile`, recomputed whenever
-any context class is changed (the metaclass notices), so redefining a hook after
-first use takes effect on the next run.
+A context type is a subclass of `Context`. What it intercepts is summarised in
+its profile (`_profile`); the metaclass tells the profiles when the class
+changes, so redefining a hook after first use takes effect on the next run.
 """
 
 from __future__ import annotations
 
-import functools
-import threading
-import types
+import sys
 from typing import Any, Callable, ClassVar
 
 import attrs
 
-_HOOKS = ("prehook", "posthook", "overdub", "fallback")
+from contexts._defaults import call_foreign, run_default
+from contexts._profile import changed, default_hook
+
+
+_DATA = frozenset({int, float, bool, str, type(None)})  # class attributes hooks keep
 
 
 class ContextType(type):
-    """Metaclass of contexts: any change to a context class invalidates profiles.
+    """Metaclass of contexts: a change to a context class reaches its profiles.
 
     `passes = [...]` in a class body (or set on the class later) is the default
     `passes` of the class's new instances: left as a plain class attribute it
@@ -37,23 +37,15 @@ class ContextType(type):
     def __setattr__(cls, name: str, value: Any) -> None:
         if name == "passes" and isinstance(value, (list, tuple)):
             name, value = "__default_passes__", tuple(value)
+        old = cls.__dict__.get(name)
         super().__setattr__(name, value)
-        _invalidate_profiles()
+        if type(value) not in _DATA or type(old) not in _DATA:  # a counter: nothing to do
+            changed(cls, name, old, value)
 
     def __delattr__(cls, name: str) -> None:
+        old = cls.__dict__.get(name)
         super().__delattr__(name)
-        _invalidate_profiles()
-
-
-_profile_lock = threading.Lock()
-_profiles: dict[type, "Profile"] = {}
-_version = [0]
-
-
-def _invalidate_profiles() -> None:
-    with _profile_lock:
-        _version[0] += 1
-        _profiles.clear()
+        changed(cls, name, old, None)
 
 
 @attrs.define(eq=False)
@@ -62,7 +54,7 @@ class Context(metaclass=ContextType):
 
     `metadata` is trace-local data, `passes` a sequence of transforms over
     function bodies, `tag` the layer the context carries, or None (see
-    `contexts.layer`; `tagging.enabletagging` sets one).
+    `contexts.layer`).
     """
 
     metadata: Any = None
@@ -73,22 +65,22 @@ class Context(metaclass=ContextType):
     _runtime: Any = attrs.field(default=None, init=False, repr=False)
     __default_passes__ = ()
 
+    @default_hook
     def prehook(self, f: Callable, *args: Any, **kwargs: Any) -> None:
         """Called before every call made inside an overdubbed function."""
 
+    @default_hook
     def posthook(self, output: Any, f: Callable, *args: Any, **kwargs: Any) -> None:
         """Called after every call made inside an overdubbed function."""
 
+    @default_hook
     def overdub(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         """Run one call: a primitive if registered, else `recurse`, else `fallback`."""
-        from contexts._api import run_default
-
         return run_default(self, f, args, kwargs)
 
+    @default_hook
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         """Run a call the context does not look into (through its layer, if any)."""
-        from contexts._api import call_foreign
-
         return call_foreign(self, f, args, kwargs)
 
     @classmethod
@@ -100,8 +92,8 @@ class Context(metaclass=ContextType):
 class Layer:
     """What a context carrying this layer (in its `tag` field) adds to its runs.
 
-    One instance per context copy: it may hold per-context state (tagging's
-    shadow store). The defaults add nothing; override what the layer needs.
+    One instance per context copy: it may hold per-context state (a store of
+    what its wrappers carry, say). The defaults add nothing; override what the layer needs.
     """
 
     # `(tree, level, code, hooked) -> tree` over each lowered body, after the
@@ -142,8 +134,6 @@ def context(name: str) -> type:
 
 
 def _caller_module() -> str:
-    import sys
-
     return sys._getframe(2).f_globals.get("__name__", __name__)
 
 
@@ -155,12 +145,12 @@ def similarcontext(ctx: Context, **changes: Any) -> Context:
     if unknown:
         raise TypeError(
             f"similarcontext() got unknown fields {sorted(unknown)}; "
-            "a context has metadata, passes and tag"
+            "a context has the fields metadata, passes and tag"
         )
     layer = changes.get("tag")
     if layer is not None and not isinstance(layer, Layer):
-        raise TypeError(f"similarcontext(): tag must be a layer (a contexts.layer.Layer, as "
-                        f"tagging.enabletagging makes) or None, got {layer!r}")
+        raise TypeError("similarcontext(): the tag field holds a layer (an instance of "
+                        f"contexts.layer.Layer) or None, got {layer!r}")
     copy = attrs.evolve(ctx, **{k: v for k, v in changes.items() if k != "tag"})
     copy.tag = changes.get("tag", ctx.tag)
     return copy
@@ -193,94 +183,3 @@ def primitive(*functions: Any, told: bool = False) -> Callable:
     return mark
 
 
-@attrs.frozen
-class Profile:
-    """What a context type intercepts; decides the code generated for it (made once
-    per context type, so what is derived from it is computed once too)."""
-
-    hooks: frozenset  # the overridden hooks among prehook, posthook, overdub, fallback
-    primitives: dict  # function -> name of the method that implements it
-    layer: type | None  # the type of the layer the context carries
-
-    @property
-    def empty(self) -> bool:
-        return not (self.hooks or self.primitives) and self.layer is None
-
-    @property
-    def hooked(self) -> bool:
-        """Whether call sites must call hooks (so they need a helper frame)."""
-        return bool(self.hooks & {"prehook", "posthook", "overdub"})
-
-    @functools.cached_property
-    def intercepts_operators(self) -> bool:
-        """Whether operators must become calls (else they stay native).
-
-        A primitive on a dunder (`Vec.__add__`) needs them: the operator's call
-        is what reaches the dunder through the context.
-        """
-        return self.hooked or self.layer is not None or "fallback" in self.hooks or any(
-            _is_operator_function(f) or getattr(f, "__name__", "").startswith("__")
-            for f in self.primitives
-        )
-
-    @functools.cached_property
-    def intercepts_protocols(self) -> bool:
-        """Whether implicit protocol calls (iteration, dunders, properties) must be seen."""
-        return self.hooked or self.layer is not None or any(
-            _called_implicitly(f) for f in self.primitives)
-
-    @functools.cached_property
-    def intercepts_truth(self) -> bool:
-        """Whether truth tests must reach the context: for hooks, or a primitive on a
-        `__bool__` or `__len__`."""
-        return self.hooked or any(
-            getattr(f, "__name__", "") in _TRUTH_METHODS for f in self.primitives)
-
-
-_TRUTH_METHODS = ("__bool__", "__len__")
-
-
-def _called_implicitly(f: Callable) -> bool:
-    """Whether Python may call `f` where the source shows no call: a dunder, or a
-    method defined in a class body (a property's accessor is one)."""
-    if getattr(f, "__name__", "").startswith("__"):
-        return True
-    owner = getattr(f, "__qualname__", "").rpartition(".")[0]
-    return type(f) is types.FunctionType and owner != "" and not owner.endswith("<locals>")
-
-
-def _is_operator_function(f: Callable) -> bool:
-    import operator
-
-    return getattr(operator, getattr(f, "__name__", ""), None) is f
-
-
-def profile_of(ctx_type: type, layer: type | None) -> Profile:
-    """The (cached) profile of a context type carrying a `layer`; cheap on the hot path."""
-    key = (ctx_type, layer)
-    found = _profiles.get(key)
-    if found is not None:
-        return found
-    with _profile_lock:
-        found = _compute_profile(ctx_type, layer)
-        _profiles[key] = found
-        return found
-
-
-def _compute_profile(ctx_type: type, layer: type | None) -> Profile:
-    hooks = frozenset(
-        name for name in _HOOKS if getattr(ctx_type, name) is not getattr(Context, name)
-    )
-    primitives: dict = {}
-    for klass in reversed(ctx_type.__mro__):
-        for name, member in vars(klass).items():
-            for entry in getattr(member, "__primitive_of__", ()):
-                for f in (entry if isinstance(entry, dict) else (entry,)):
-                    primitives[_canonical_key(f)] = name
-    return Profile(hooks=hooks, primitives=primitives, layer=layer)
-
-
-def _canonical_key(f: Callable) -> Any:
-    from contexts._canonical import canonical
-
-    return canonical(f)

@@ -4,7 +4,7 @@ The engine remembers, per type, what a lookup found (whether `obj.name` runs a
 property's getter, whether a class has a Python `__bool__`, ...). A class can
 change after that: a property added, a method replaced or deleted, on the class
 or on a base, or `__bases__` reassigned. A remembered answer must then never be
-used again. CPython has no public version tag per type, so each answer carries
+used again. CPython exposes no version number per type, so each answer carries
 a `check`: a function of no arguments, true while every class-dict entry the
 answer was read from is unchanged:
 

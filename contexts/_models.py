@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import itertools
 import operator
 import sys
@@ -41,9 +42,7 @@ def _python(method) -> bool:
 
 def _plain(ctx: Any) -> bool:
     """Whether the running context leaves operators native (so builtins may run)."""
-    from contexts._runtime import runtime_of
-
-    mode = runtime_of(ctx).mode
+    mode = ctx._runtime.mode  # the running context's runtime is current
     return mode.operators == frozenset() and mode.layer is None
 
 
@@ -134,7 +133,6 @@ _init_signatures: "weakref.WeakKeyDictionary[types.FunctionType, Any]" = \
 def _dataclass_signature(init):
     found = _init_signatures.get(init) if type(init) is types.FunctionType else None
     if found is None:
-        import inspect
 
         found = inspect.signature(init)
         if type(init) is types.FunctionType:
@@ -160,7 +158,6 @@ def _namedtuple_values(new, cls, args, kwargs):
 
 
 def _signature_of(f):
-    import inspect
 
     return inspect.signature(f)
 

@@ -20,7 +20,7 @@ from contexts import _implicit_runtime as implicit
 from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._compile import bind
-from contexts._context import Profile, _version, profile_of
+from contexts._profile import Profile, profile_of
 from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
 from contexts._inline import inline_hook
 from contexts._operator_sites import NATIVE_OPERANDS
@@ -44,7 +44,6 @@ class Runtime:
         self.ctx = ctx
         self.layer = ctx.tag  # the layer the context carries (`contexts.layer`), or None
         self.profile = profile
-        self.version = _version[0]
         self.passes = ctx.passes
         self.mode = _mode_of(ctx, profile)
         self.empty = profile.empty and not self.mode.passes  # runs code natively
@@ -319,10 +318,10 @@ class _Cells:
 
 
 def runtime_of(ctx: Any) -> Runtime:
-    """The context's runtime, rebuilt if any context class or the context's passes
-    changed since it was made."""
+    """The context's runtime, rebuilt if its class (or a base) changed what it
+    intercepts, or the context's passes changed, since it was made."""
     runtime = ctx._runtime
-    if runtime is None or runtime.version != _version[0] or runtime.passes is not ctx.passes:
+    if runtime is None or runtime.profile.stale or runtime.passes is not ctx.passes:
         layer = ctx.tag
         runtime = Runtime(ctx, profile_of(type(ctx), None if layer is None else type(layer)))
         ctx._runtime = runtime

@@ -4,7 +4,7 @@ A context that only has primitives (or passes) needs a builtin's callbacks to
 run in the context, but not each call to be observed one by one. Then
 `sorted(xs, key=k)` runs the C `sorted` with `k` resolved once (to its
 transformed body, its primitive, or itself): Cassette's `overdubbed_iterate`
-pattern, at native speed. Contexts with hooks, tags or protocol primitives use
+pattern, at native speed. Contexts with hooks, a layer or protocol primitives use
 the Python models instead, which make every callback call a call in the
 context.
 """

@@ -27,7 +27,7 @@ from contexts._builders import NATIVE, call, constant, name, placed
 from contexts._calls import CALLER_NAMES
 from contexts._canonical import class_attribute
 from contexts._context import Layer, NoMetaData
-from contexts._context import _version as class_version
+from contexts._profile import class_version
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current

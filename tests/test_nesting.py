@@ -7,7 +7,7 @@ import operator
 
 import pytest
 
-from contexts import Context, _api, _source, overdub, primitive, recurse
+from contexts import Context, _api, _defaults, _source, overdub, primitive, recurse
 from tests.engine_helpers import Events, Trace, name_of
 
 
@@ -73,14 +73,16 @@ def test_empty_in_empty():
     assert overdub(Context(), overdub, Context(), f, 1) == f(1) == 202
 
 
-@pytest.mark.parametrize("name", ["overdub", "recurse", "fallback", "run_default",
-                                  "call_foreign"])
-def test_entry_points_run_without_their_markers(name):
-    """Run directly, the API's entry points call no `nooverdub` marker (compiled
-    away at import); an outer context still reads their marked source."""
-    function = getattr(_api, name)
+@pytest.mark.parametrize("module, name", [(_api, "overdub"), (_api, "recurse"),
+                                          (_api, "fallback"), (_defaults, "run_default"),
+                                          (_defaults, "call_foreign")])
+def test_entry_points_run_without_their_markers(module, name):
+    """Run directly, the API's entry points and the default hooks call no
+    `nooverdub` marker (compiled away at import); an outer context still reads
+    their marked source."""
+    function = getattr(module, name)
     assert "nooverdub" not in function.__code__.co_names
-    assert _source.locate(function).filename == _api.__file__  # the marked source
+    assert _source.locate(function).filename == module.__file__  # the marked source
 
 
 def test_inner_context_behaves_as_when_run_alone():
