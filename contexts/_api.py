@@ -18,7 +18,7 @@ from contexts._precompile import precompile
 from contexts._names import is_literal
 from contexts._pipeline import transformed_tree
 from contexts._runtime import runtime_of
-from contexts._source import SourceUnavailable
+from contexts._source import NoSource
 from contexts._tracebacks import strip_engine_frames
 
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
@@ -92,7 +92,7 @@ def lowered(ctx: Context, f: Callable) -> str:
                         f"({_why(ctx, f)})")
     try:
         tree, cells = transformed_tree(key, runtime_of(ctx).mode)
-    except SourceUnavailable as why:
+    except NoSource as why:
         raise TypeError(f"lowered(): {why}") from None
     return ast.unparse(_Readable(cells).visit(tree))
 

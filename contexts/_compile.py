@@ -16,7 +16,7 @@ import types
 from typing import Iterable
 
 from contexts._generated import register
-from contexts._source import Located, SourceUnavailable, reparse, same_code, take
+from contexts._source import Located, NoSource, reparse, same_code, take
 
 FACTORY = "__ovd_factory__"
 _LATE_FLAGS = 0x100 | 0x200  # CO_ITERABLE_COROUTINE and friends set after compiling
@@ -70,7 +70,7 @@ def compile_in_context(located: Located, tree: ast.AST, hidden: Iterable[str],
                        dont_inherit=True)
     found = _find(code, tree)
     if found is None:
-        raise SourceUnavailable(f"compiled {located.filename!r} but lost the function")
+        raise NoSource(f"compiled {located.filename!r} but lost the function")
     return found
 
 
@@ -94,7 +94,7 @@ def _wrap_chain(chain: tuple, inner: ast.stmt, dummies: list) -> ast.stmt:
                                       decorator_list=[], returns=None, type_comment=None)
         inner = ast.copy_location(wrapped, scope)
     if innermost_function and dummies:
-        raise SourceUnavailable(f"free variables {dummies} have no enclosing function")
+        raise NoSource(f"free variables {dummies} have no enclosing function")
     return inner
 
 
@@ -144,7 +144,7 @@ def check_current(f: types.FunctionType, located: Located) -> None:
     original = f.__code__
     code = compile_in_context(located, located.node, (), original.co_freevars)
     if not same_code(code, original):
-        raise SourceUnavailable(
+        raise NoSource(
             f"the source of {original.co_qualname} in {located.filename!r} no longer "
             "matches its code (edited since import?); it runs natively"
         )

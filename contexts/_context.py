@@ -64,6 +64,9 @@ class Context(metaclass=ContextType):
     tag: Any = None
     _runtime: Any = attrs.field(default=None, init=False, repr=False)
     __default_passes__ = ()
+    # Set on a subclass to be warned (`contexts.SourceUnavailable`, once per function)
+    # when a function runs natively because the engine cannot have its source.
+    warn_unseen_code: ClassVar[bool] = False
 
     @default_hook
     def prehook(self, f: Callable, *args: Any, **kwargs: Any) -> None:

@@ -26,7 +26,7 @@ import attrs
 from contexts._calls import CALLER_NAMES, MAX_ARITY
 from contexts._compile import function_node
 from contexts._pipeline import located_current
-from contexts._source import SourceUnavailable
+from contexts._source import NoSource
 
 # What the helpers' own code calls its values; a hook may not use these names.
 HELPER_NAMES = frozenset({"pre", "post", "res", "ovd", "table", "miss", "native",
@@ -76,7 +76,7 @@ def inline_hook(method: object, ctx: object, leading: tuple) -> InlineHook | Non
         return cached[1]
     try:
         inlined = _inline(function, leading)
-    except SourceUnavailable:
+    except NoSource:
         inlined = None
     with _lock:
         _cache[function] = (code, inlined)

@@ -36,7 +36,7 @@ from contexts._compile import check_current, compile_in_context, finish_code, fu
 from contexts._lower import lower
 from contexts._marks import is_quiet
 from contexts._names import PREFIX, Hidden, is_literal, level_of
-from contexts._source import (Located, PerCode, SourceUnavailable, _registry, locate,
+from contexts._source import (Located, PerCode, NoSource, _registry, locate,
                               register_generated)
 from contexts._visit import LEAVES
 
@@ -70,14 +70,14 @@ class PassError(Exception):
 
 
 _lock = threading.RLock()
-_cache = PerCode()  # code -> {mode: Transform or SourceUnavailable}
+_cache = PerCode()  # code -> {mode: Transform or NoSource}
 # The source each code object was verified against: later transforms (other
 # modes) use it, not whatever the file holds by then.
 _verified = PerCode()
 
 
 def transform(f: types.FunctionType, mode: Mode) -> Transform:
-    """The transformed code of `f` for `mode`; raises SourceUnavailable."""
+    """The transformed code of `f` for `mode`; raises NoSource."""
     per_code = _cache.get(f.__code__)
     found = per_code.get(mode) if per_code is not None else None
     if found is None:
@@ -89,14 +89,14 @@ def transform(f: types.FunctionType, mode: Mode) -> Transform:
             if found is None:
                 try:
                     found = _run(f, mode)
-                except SourceUnavailable as error:
+                except NoSource as error:
                     found = error.with_traceback(None)  # no frames kept by the cache
                     found.__context__ = found.__cause__ = None
                 per_code[mode] = found
-    if isinstance(found, SourceUnavailable):
+    if isinstance(found, NoSource):
         # A fresh exception each time: raising the cached one would attach (and
         # keep) the frames of this call, and their locals, to the cache.
-        raise SourceUnavailable(*found.args) from None
+        raise NoSource(*found.args) from None
     return found
 
 
@@ -180,10 +180,10 @@ def _rebuild(code_ref: weakref.ref, f_ref: weakref.ref, mode: Mode, located: Loc
     """
     code, f = code_ref(), f_ref()
     if code is None or (f is None and mode.passes):
-        raise SourceUnavailable("the function this code was generated from is gone")
+        raise NoSource("the function this code was generated from is gone")
     tree, hidden = _steps(code, f, located, mode)
     if hidden.names != names:
-        raise SourceUnavailable(
+        raise NoSource(
             f"the passes gave {code.co_qualname} another tree the second time; an outer "
             "context needs them to be deterministic, so this code runs natively in it")
     return attrs.evolve(located, node=tree, lines=(), owned=False)  # every reader copies it

@@ -27,7 +27,7 @@ from contexts._operator_sites import NATIVE_OPERANDS
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
-from contexts._source import SourceUnavailable
+from contexts._source import NoSource, warn_unseen
 from contexts._trampolines import trampoline_for
 from contexts._tracebacks import PASTED
 
@@ -159,8 +159,10 @@ class Runtime:
         if found is None and f not in self.functions:
             try:
                 result = transform(f, self.mode)
-            except SourceUnavailable as why:
+            except NoSource as why:
                 self.reasons[f] = str(why)
+                if self.ctx.warn_unseen_code:
+                    warn_unseen(f, str(why))
                 found = None
             else:
                 found = bind(result.code, f, _Cells(self, result.constants, f))

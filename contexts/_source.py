@@ -17,6 +17,7 @@ import linecache
 import sys
 import threading
 import types
+import warnings
 import weakref
 from typing import Any, Callable
 
@@ -36,8 +37,33 @@ _INLINED_COMPREHENSIONS = (
 )
 
 
-class SourceUnavailable(Exception):
+class NoSource(Exception):
     """Why the engine cannot see into a function (it then runs natively)."""
+
+
+class SourceUnavailable(UserWarning):
+    """A function ran natively, unseen by its context, for want of its source.
+
+    Issued once per function, for contexts whose class sets `warn_unseen_code`.
+    """
+
+
+_warned: weakref.WeakSet = weakref.WeakSet()
+
+
+def warn_unseen(f: types.FunctionType, why: str) -> None:
+    """Issue `SourceUnavailable` for `f`, pointing at its definition, once."""
+    if f in _warned:
+        return
+    _warned.add(f)
+    code = f.__code__
+    name = f"{f.__module__}.{f.__qualname__}" if f.__module__ else f.__qualname__
+    warnings.warn_explicit(
+        SourceUnavailable(
+            f"{name} runs natively: hooks, primitives and passes "
+            f"see nothing inside it ({why}). Define it in a file that can be read, or "
+            "register a primitive for it."),
+        SourceUnavailable, code.co_filename, code.co_firstlineno)
 
 
 @attrs.frozen
@@ -129,7 +155,7 @@ def register_generated(code: types.CodeType, located: Located | Callable[[], Loc
 
 
 def locate(f: types.FunctionType) -> Located:
-    """The original syntax of `f`, or `SourceUnavailable` saying why not."""
+    """The original syntax of `f`, or `NoSource` saying why not."""
     code = f.__code__
     generated = _registry.get(code)
     if generated is not None:
@@ -143,7 +169,7 @@ def locate(f: types.FunctionType) -> Located:
     with _lock:
         lines = linecache.getlines(filename, f.__globals__)
     if not lines:
-        raise SourceUnavailable(
+        raise NoSource(
             f"no source for {code.co_qualname} (file {filename!r} cannot be read)"
         )
     index = _index_for(filename, lines, _assertion_rewriter(f))
@@ -153,7 +179,7 @@ def locate(f: types.FunctionType) -> Located:
         candidates = [c for c in candidates if _positions_fit(code, c[0])]
     if len(candidates) != 1:
         problem = "several candidates" if candidates else "no matching definition"
-        raise SourceUnavailable(
+        raise NoSource(
             f"cannot find the source of {code.co_qualname} in {filename!r} "
             f"line {code.co_firstlineno} ({problem}); it may have been edited since import"
         )
@@ -236,7 +262,7 @@ def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileInde
     try:
         module = ast.parse(text, filename)
     except SyntaxError as error:
-        raise SourceUnavailable(f"cannot parse {filename!r}: {error}") from None
+        raise NoSource(f"cannot parse {filename!r}: {error}") from None
     if rewriter is not None:  # what pytest compiled: its asserts rewritten, a generator
         from _pytest.assertion.rewrite import rewrite_asserts
 
