@@ -21,6 +21,7 @@ from contexts._runtime import runtime_of
 from contexts._source import NoSource
 from contexts._tracebacks import strip_engine_frames
 
+
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
     nooverdub(_check)(ctx, f, "overdub")

@@ -184,5 +184,3 @@ def primitive(*functions: Any, told: bool = False) -> Callable:
         return method
 
     return mark
-
-

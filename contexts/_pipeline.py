@@ -40,6 +40,7 @@ from contexts._source import (Located, PerCode, NoSource, _registry, locate,
                               register_generated)
 from contexts._visit import LEAVES
 
+
 @attrs.frozen
 class Mode:
     """What generated code must intercept; the cache key besides the code object."""

@@ -2,34 +2,29 @@
 
 `Runtime` resolves callees (the default `overdub`: a primitive, else the
 transformed body, else the foreign call), binds transformed code to this
-context's cells and caches both. The hot path is `dispatch(f)`: one dict
-lookup; everything else happens once per callee in `_miss`. Callees whose
-identity is their equality (functions, builtins, classes) are cached; bound
-methods and callable objects are resolved afresh, so nothing pins `self`.
+context's cells (their values are `_cells`') and caches both. The hot path
+is `dispatch(f)`: one dict lookup; everything else happens once per callee in
+`_miss`. Callees whose identity is their equality (functions, builtins,
+classes) are cached; bound methods and callable objects are resolved afresh,
+so nothing pins `self`.
 """
 
 from __future__ import annotations
 
 import functools
-import operator
 import types
 import weakref
 from typing import Any, Callable
 
-from contexts import _implicit_runtime as implicit
 from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
+from contexts._cells import Cells, cell_values
 from contexts._compile import bind
 from contexts._profile import Profile, profile_of
-from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
-from contexts._inline import inline_hook
-from contexts._operator_sites import NATIVE_OPERANDS
 from contexts._operators import OPERATOR_FUNCTIONS
-from contexts._marks import nooverdub
 from contexts._pipeline import Mode, transform
 from contexts._source import NoSource, warn_unseen
 from contexts._trampolines import trampoline_for
-from contexts._tracebacks import PASTED
 
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
@@ -54,7 +49,7 @@ class Runtime:
         self.functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.dispatch = _make_dispatch(self.resolved, self._miss)
-        self.values = self._cell_values()
+        self.values, self.operator_helpers = cell_values(self)
         self.cells: dict = {}
 
     # Resolution -----------------------------------------------------------
@@ -165,7 +160,7 @@ class Runtime:
                     warn_unseen(f, str(why))
                 found = None
             else:
-                found = bind(result.code, f, _Cells(self, result.constants, f))
+                found = bind(result.code, f, Cells(self, result.constants, f))
             self.functions[f] = found
         return found
 
@@ -176,90 +171,6 @@ class Runtime:
 
     # Cells ------------------------------------------------------------------
 
-    def _cell_values(self) -> dict:
-        pre = self.ctx.prehook if "prehook" in self.profile.hooks else None
-        post = self.ctx.posthook if "posthook" in self.profile.hooks else None
-        ovd = self.ctx.overdub if "overdub" in self.profile.hooks else None
-        if ovd is not None and (self.profile.primitives or self.layer is not None):
-            ovd = self._primitives_first(ovd)
-        values = {"res": self.dispatch, "table": self.resolved, "ctx": self.ctx,
-                  "visible": _visible}
-        if self.mode.hooked:
-            values.update(zip(HELPER_NAMES, self._helpers(pre, post, ovd, values)))
-        dispatch = self.dispatch
-        call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
-        call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
-        call3 = values.get("call3") or (lambda f, a, b, c, /: dispatch(f)(a, b, c))
-        callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
-        values["iter"] = implicit.make_iterate(
-            call1, lambda iterator: dispatch(_models.drive)(iterator))
-        values["quiet_iter"] = implicit.make_iterate(  # a model's loops: `iter` unhooked
-            lambda f, a, /: dispatch(f)(a), lambda iterator: dispatch(_models.drive)(iterator))
-        values["yfrom"] = implicit.make_yield_from(
-            call1, lambda iterator: dispatch(_models.delegate)(iterator))
-        values["attr"] = implicit.make_attribute(call1)
-        values["setattr"] = implicit.make_setattribute(call2, call3)
-        values["with"] = implicit.make_with(callx)
-        values["truth"] = implicit.make_truth(call1)
-        if self.layer is not None:
-            values.update(self.layer.cells(self))
-        return values
-
-    def _helpers(self, pre: Callable | None, post: Callable | None,
-                 ovd: Callable | None, values: dict) -> tuple:
-        """The call helpers, with the hooks' bodies pasted in where they allow it.
-
-        Helpers with pasted hooks carry the plain ones as `__ovd_slow__`: an
-        outer context runs those, and sees the hook calls.
-        """
-        claimed = self._claimed_operators()
-        flags = (pre is not None, post is not None, ovd is not None)
-        arguments = (pre, post, self.dispatch, ovd, self.resolved, self._miss,
-                     NATIVE_OPERANDS if claimed is not None else frozenset(),
-                     self.ctx, type, TypeError)
-        pasted_pre = pre and inline_hook(pre, self.ctx, ("f",))
-        pasted_post = post and inline_hook(post, self.ctx, ("out", "f"))
-        if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
-            pasted_post = None  # the helpers can only have one module's globals
-        self.operator_helpers = _OperatorHelpers(flags, arguments, claimed,
-                                                 (pasted_pre, pasted_post), values)
-        helpers = helper_factory(*flags)(*arguments)
-        if not (pasted_pre or pasted_post):
-            return helpers
-        fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
-        for slow, helper in zip(helpers, fast):
-            helper.__ovd_slow__ = slow
-        return tuple(helper if helper.__code__ in PASTED else slow
-                     for slow, helper in zip(helpers, fast))
-
-    def _claimed_operators(self) -> frozenset | None:
-        """Operators that must not run natively on builtin operands (None: none may)."""
-        if "fallback" in self.profile.hooks:
-            return None
-        return frozenset(f for f in self.profile.primitives if f in OPERATOR_FUNCTIONS)
-
-    def _primitives_first(self, overdub: Callable) -> Callable:
-        """The overridden `overdub`, except for the callees that have a primitive.
-
-        A primitive is the more specific method, as Cassette's
-        `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
-        so are the built-in primitives of the context's layer.
-        """
-        layer = self.layer
-
-        def primitives_first(f, /, *args, **kwargs):
-            key, bound = nooverdub(split)(f)
-            method = nooverdub(self.primitive_for)(f, key)
-            if method is None and layer is not None:
-                method = nooverdub(layer.builtin)(self.ctx, key, f)
-            if method is None:
-                return overdub(f, *args, **kwargs)
-            if bound is not NOSELF:
-                return method(bound, *args, **kwargs)
-            return method(*args, **kwargs)
-
-        return primitives_first
-
     def cell(self, identifier: str) -> types.CellType:
         found = self.cells.get(identifier)
         if found is None:
@@ -267,56 +178,6 @@ class Runtime:
             value = self.values[what] if what in self.values else self.operator_helpers(what)
             found = self.cells[identifier] = types.CellType(value)
         return found
-
-
-class _OperatorHelpers:
-    """Makes the helper of one hooked operator site shape (`op_lt_vk`), on first use.
-
-    The helper knows its operator, and which operands are builtin constants
-    at the site, so it tests only the others before running the operator
-    natively. It carries the general helper as `__ovd_slow__`, for outer contexts.
-    """
-
-    def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
-                 pasted: tuple, values: dict) -> None:
-        self.flags = flags
-        self.arguments = arguments
-        self.claimed = claimed
-        self.pasted = pasted
-        self.values = values  # the cell values, the truth test among them
-
-    def __call__(self, what: str) -> Callable:
-        kind, _, rest = what.partition("_")
-        stem, operands = rest.rsplit("_", 1)
-        function = getattr(operator, stem, None)
-        if kind not in ("op", "opt") or function not in OPERATOR_FUNCTIONS:
-            raise KeyError(what)
-        native = self.claimed is not None and function not in self.claimed
-        shape = (*self.flags, function, operands, kind == "opt", native)
-        arguments = (*self.arguments, function, self.values["truth"])
-        slow, = operator_helper_factory(*shape, False)(*arguments)
-        fast, = operator_helper_factory(*shape, True, *self.pasted)(*arguments)
-        fast.__ovd_slow__ = slow
-        return fast
-
-
-class _Cells:
-    """The cells a transformed function is bound with: hoisted constants, then ours."""
-
-    def __init__(self, runtime: Runtime, constants: dict, f: types.FunctionType) -> None:
-        self.runtime = runtime
-        self.constants = constants
-        self.f = f
-
-    def __getitem__(self, identifier: str) -> types.CellType:
-        found = self.constants.get(identifier)
-        if found is not None:
-            return found
-        if "_cellof_" in identifier:  # the cell object of one of f's free variables
-            wanted = identifier[identifier.index("_cellof_") + 8:-2]
-            own = dict(zip(self.f.__code__.co_freevars, self.f.__closure__ or ()))
-            return types.CellType(own[wanted])
-        return self.runtime.cell(identifier)
 
 
 def runtime_of(ctx: Any) -> Runtime:
@@ -380,10 +241,3 @@ def _bound_to_an_object(f: Any) -> bool:
 
 def _identity_hashed(f: Any) -> bool:
     return not isinstance(f, type) or type(f).__hash__ is type.__hash__
-
-
-def _visible(names: Any) -> Any:
-    """`locals()`, `vars()`, `dir()` without the engine's hidden names."""
-    if isinstance(names, dict):
-        return {k: v for k, v in names.items() if not k.startswith("__ovd")}
-    return [k for k in names if not k.startswith("__ovd")]

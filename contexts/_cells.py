@@ -1,0 +1,174 @@
+"""Cell linking: the values a context's transformed code finds in its cells.
+
+Transformed code names its machinery by hidden names, free variables bound
+from cells when the code is bound to a context (`Cells`). Here are their
+values for one runtime: the dispatch table, the call helpers with the hooks
+(pasted in where they allow it), the helpers of implicit calls, the helpers
+of hooked operator sites (made on first use), and the cells of its layer.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import Any, Callable
+
+from contexts import _implicit_runtime as implicit
+from contexts import _models
+from contexts._canonical import NOSELF, split
+from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
+from contexts._inline import inline_hook
+from contexts._marks import nooverdub
+from contexts._operator_sites import NATIVE_OPERANDS
+from contexts._operators import OPERATOR_FUNCTIONS
+from contexts._tracebacks import PASTED
+
+
+def cell_values(runtime: Any) -> tuple[dict, Callable]:
+    """The values of a runtime's cells by name, and the maker of operator helpers."""
+    pre = runtime.ctx.prehook if "prehook" in runtime.profile.hooks else None
+    post = runtime.ctx.posthook if "posthook" in runtime.profile.hooks else None
+    ovd = runtime.ctx.overdub if "overdub" in runtime.profile.hooks else None
+    if ovd is not None and (runtime.profile.primitives or runtime.layer is not None):
+        ovd = _primitives_first(runtime, ovd)
+    values = {"res": runtime.dispatch, "table": runtime.resolved, "ctx": runtime.ctx,
+              "visible": _visible}
+    operator_helpers = None
+    if runtime.mode.hooked:
+        helpers, operator_helpers = _helpers(runtime, pre, post, ovd, values)
+        values.update(zip(HELPER_NAMES, helpers))
+    dispatch = runtime.dispatch
+    call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
+    call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
+    call3 = values.get("call3") or (lambda f, a, b, c, /: dispatch(f)(a, b, c))
+    callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
+    values["iter"] = implicit.make_iterate(
+        call1, lambda iterator: dispatch(_models.drive)(iterator))
+    values["quiet_iter"] = implicit.make_iterate(  # a model's loops: `iter` unhooked
+        lambda f, a, /: dispatch(f)(a), lambda iterator: dispatch(_models.drive)(iterator))
+    values["yfrom"] = implicit.make_yield_from(
+        call1, lambda iterator: dispatch(_models.delegate)(iterator))
+    values["attr"] = implicit.make_attribute(call1)
+    values["setattr"] = implicit.make_setattribute(call2, call3)
+    values["with"] = implicit.make_with(callx)
+    values["truth"] = implicit.make_truth(call1)
+    if runtime.layer is not None:
+        values.update(runtime.layer.cells(runtime))
+    return values, operator_helpers
+
+
+def _helpers(runtime: Any, pre: Callable | None, post: Callable | None,
+             ovd: Callable | None, values: dict) -> tuple:
+    """The call helpers, with the hooks' bodies pasted in where they allow it, and
+    the maker of the operator sites' helpers.
+
+    Helpers with pasted hooks carry the plain ones as `__ovd_slow__`: an
+    outer context runs those, and sees the hook calls.
+    """
+    claimed = _claimed_operators(runtime)
+    flags = (pre is not None, post is not None, ovd is not None)
+    arguments = (pre, post, runtime.dispatch, ovd, runtime.resolved, runtime._miss,
+                 NATIVE_OPERANDS if claimed is not None else frozenset(),
+                 runtime.ctx, type, TypeError)
+    pasted_pre = pre and inline_hook(pre, runtime.ctx, ("f",))
+    pasted_post = post and inline_hook(post, runtime.ctx, ("out", "f"))
+    if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
+        pasted_post = None  # the helpers can only have one module's globals
+    operator_helpers = _OperatorHelpers(flags, arguments, claimed,
+                                        (pasted_pre, pasted_post), values)
+    helpers = helper_factory(*flags)(*arguments)
+    if not (pasted_pre or pasted_post):
+        return helpers, operator_helpers
+    fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
+    for slow, helper in zip(helpers, fast):
+        helper.__ovd_slow__ = slow
+    helpers = tuple(helper if helper.__code__ in PASTED else slow
+                    for slow, helper in zip(helpers, fast))
+    return helpers, operator_helpers
+
+
+def _claimed_operators(runtime: Any) -> frozenset | None:
+    """Operators that must not run natively on builtin operands (None: none may)."""
+    if "fallback" in runtime.profile.hooks:
+        return None
+    return frozenset(f for f in runtime.profile.primitives if f in OPERATOR_FUNCTIONS)
+
+
+def _primitives_first(runtime: Any, overdub: Callable) -> Callable:
+    """The overridden `overdub`, except for the callees that have a primitive.
+
+    A primitive is the more specific method, as Cassette's
+    `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
+    so are the built-in primitives of the context's layer.
+    """
+    layer = runtime.layer
+
+    def primitives_first(f, /, *args, **kwargs):
+        key, bound = nooverdub(split)(f)
+        method = nooverdub(runtime.primitive_for)(f, key)
+        if method is None and layer is not None:
+            method = nooverdub(layer.builtin)(runtime.ctx, key, f)
+        if method is None:
+            return overdub(f, *args, **kwargs)
+        if bound is not NOSELF:
+            return method(bound, *args, **kwargs)
+        return method(*args, **kwargs)
+
+    return primitives_first
+
+
+class _OperatorHelpers:
+    """Makes the helper of one hooked operator site shape (`op_lt_vk`), on first use.
+
+    The helper knows its operator, and which operands are builtin constants
+    at the site, so it tests only the others before running the operator
+    natively. It carries the general helper as `__ovd_slow__`, for outer contexts.
+    """
+
+    def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
+                 pasted: tuple, values: dict) -> None:
+        self.flags = flags
+        self.arguments = arguments
+        self.claimed = claimed
+        self.pasted = pasted
+        self.values = values  # the cell values, the truth test among them
+
+    def __call__(self, what: str) -> Callable:
+        kind, _, rest = what.partition("_")
+        stem, operands = rest.rsplit("_", 1)
+        function = getattr(operator, stem, None)
+        if kind not in ("op", "opt") or function not in OPERATOR_FUNCTIONS:
+            raise KeyError(what)
+        native = self.claimed is not None and function not in self.claimed
+        shape = (*self.flags, function, operands, kind == "opt", native)
+        arguments = (*self.arguments, function, self.values["truth"])
+        slow, = operator_helper_factory(*shape, False)(*arguments)
+        fast, = operator_helper_factory(*shape, True, *self.pasted)(*arguments)
+        fast.__ovd_slow__ = slow
+        return fast
+
+
+class Cells:
+    """The cells a transformed function is bound with: hoisted constants, then ours."""
+
+    def __init__(self, runtime: Any, constants: dict, f: types.FunctionType) -> None:
+        self.runtime = runtime
+        self.constants = constants
+        self.f = f
+
+    def __getitem__(self, identifier: str) -> types.CellType:
+        found = self.constants.get(identifier)
+        if found is not None:
+            return found
+        if "_cellof_" in identifier:  # the cell object of one of f's free variables
+            wanted = identifier[identifier.index("_cellof_") + 8:-2]
+            own = dict(zip(self.f.__code__.co_freevars, self.f.__closure__ or ()))
+            return types.CellType(own[wanted])
+        return self.runtime.cell(identifier)
+
+
+def _visible(names: Any) -> Any:
+    """`locals()`, `vars()`, `dir()` without the engine's hidden names."""
+    if isinstance(names, dict):
+        return {k: v for k, v in names.items() if not k.startswith("__ovd")}
+    return [k for k in names if not k.startswith("__ovd")]
