@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import carries_metadata, tagger
+from tagging.layer import carries_metadata, rawest, tagger
 
 from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
@@ -209,7 +209,7 @@ def _apply_user(ctx: Differentiation, f: Callable, rule: User, args: tuple) -> A
                         f"(value, tangent), got {out!r}")
     value, tangent = out
     for what, x in (("value", value), ("tangent", tangent)):
-        if not is_number(_rawest(x)):
+        if not is_number(rawest(x)):
             raise TypeError(f"the rule {rule.name} for {describe(f)} returned a {what} of "
                             f"type {type(x).__name__}; it must be a number (int, float, "
                             "complex, Fraction, mpf or mpc)")
@@ -246,12 +246,6 @@ def _constant(f: Any) -> bool:
         return type(RULES.get(f)) is Constant
     except TypeError:  # unhashable
         return False
-
-
-def _rawest(x: Any) -> Any:
-    while type(x) is Tagged:
-        x = x.value
-    return x
 
 
 def _numeric(result: Any) -> bool:

@@ -4,9 +4,9 @@ A context that decides what foreign calls may receive needs to know whether
 a value carries its metadata anywhere: on itself, or in a slot of a container
 or object it reaches (`carries_metadata`). The shadow store knows; this asks
 it, and nothing here changes it. A context whose rules tag every result they
-compute wants `tag` without its per-call checks (`Tagger`). A `Tagged`
-(exported by `tagging`) is read through its fields `value`, `meta` and `tag`;
-a context's tag is `ctx.tag`.
+compute wants `tag` without its per-call checks (`tagger`). A `Tagged`
+(exported by `tagging`) is read through its fields `value`, `meta` and `tag`
+(`rawest` is the plain value under every tag); a context's tag is `ctx.tag`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import Any, Callable
 
 from tagging._store import fresh
 from tagging._tag import tag
-from tagging._tagged import Tagged, transparent
+from tagging._tagged import Tagged, rawest, transparent
+
+__all__ = ["carries_metadata", "tagger", "rawest"]
 
 _new = object.__new__
 
