@@ -222,13 +222,22 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
     took from them."""
     kind = type(result)
     if kind in (list, tuple, deque):
-        pool: list = []
-        for source in sources:
-            source = rawest(source)
-            if isinstance(source, SEQUENCES):
-                pool += snapshot(tag, source)
-        if pool:
-            remap(tag, result, pool)
+        # concatenations and repetitions (`a + b`, `a * 3`, `a += b` in place): the
+        # sources' positions before the operation, in order, repeated
+        sources = [rawest(source) for source in sources]
+        times = next((s for s in sources if type(s) is int), 1)
+        parts = [s for s in sources if isinstance(s, SEQUENCES)]
+        others = sum(len(s) for s in parts if s is not result)
+        origin = [(part, i) for part in parts
+                  for i in range(len(result) // max(times, 1) - others
+                                 if part is result else len(part))]
+        if origin and len(origin) * times == len(result):
+            slots = {}
+            for index, (part, i) in enumerate(origin * times):
+                found = (tag.store.slots(part) or {}).get(i)
+                if found is not None and result[index] is found[0]:
+                    slots[index] = found
+            tag.store.replace(result, slots)
     elif kind is dict:
         for source in sources:
             source = rawest(source)
@@ -242,13 +251,13 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
 
 
 def move_slots(tag: Tag, source: Any, target: Any) -> None:
-    """Give `target` the metadata of a temporary `source` it was made from, and
-    forget the temporary (the store must not keep it alive)."""
-    source = rawest(source)
-    before = snapshot(tag, source)
+    """Give `target` the metadata of a temporary `source` it was made from (a deque
+    with a `maxlen` keeps its last elements), and forget the temporary (the store
+    must not keep it alive)."""
+    source, target = rawest(source), rawest(target)
+    skipped = len(source) - len(target) if isinstance(target, SEQUENCES) else 0
+    copy_slots(tag, source, target, list(range(skipped, len(source))) if skipped > 0 else None)
     tag.store.replace(source, {})
-    if before:
-        remap(tag, target, before)
 
 
 def has_slots(tag: Tag, container: Any) -> bool:
@@ -269,25 +278,43 @@ def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
     return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 
 
-def snapshot(tag: Tag, container: Any) -> list:
-    """The (raw, meta) pairs recorded for a sequence, before it is changed in place."""
+def snapshot(tag: Tag, container: Any) -> dict:
+    """position -> (raw, meta) recorded for a sequence, before it changes in place."""
     slots = tag.store.slots(rawest(container))
-    return list(slots.values()) if slots else []
+    return dict(slots) if slots else {}
 
 
-def remap(tag: Tag, container: Any, before: list, incoming: list = ()) -> None:
-    """After an in-place change, find each element's metadata by the element's identity."""
+def positions(container: Any) -> list | deque:
+    """Each position's own index, in a container of the same shape (a deque keeps
+    its `maxlen`), to replay an in-place change on: what it becomes says where each
+    element went. Identity cannot say it: one object may sit at two positions with
+    different metadata (`[x, x*x - x]` at the int 2)."""
+    raw = rawest(container)
+    if isinstance(raw, deque):
+        return deque(range(len(raw)), raw.maxlen)
+    return list(range(len(raw)))
+
+
+def remap(tag: Tag, container: Any, before: dict, moved: Any, incoming: dict = {}) -> None:
+    """After an in-place change, replayed on `moved` (old positions as their index,
+    new elements as the negative labels that key `incoming`): each position gets the
+    (raw, meta) of what landed there, if it holds that very object."""
     container = rawest(container)
-    pool: dict = {}
-    for raw, meta in [*before, *incoming]:
-        pool.setdefault(id(raw), []).append(meta)
     slots = {}
-    if pool:
-        for index, item in enumerate(container):
-            metas = pool.get(id(item))
-            if metas:
-                slots[index] = (item, metas.pop(0) if len(metas) > 1 else metas[0])
+    for index, (item, label) in enumerate(zip(container, moved)):
+        found = before.get(label) if label >= 0 else incoming.get(label)
+        if found is not None and found[0] is item:
+            slots[index] = found
     tag.store.replace(container, slots)
+
+
+def labelled(pairs: list) -> tuple:
+    """(labels, incoming) for new elements given as (value, meta) pairs: a negative
+    label each, and label -> (raw, meta) for those that carry metadata."""
+    labels = [-1 - n for n in range(len(pairs))]
+    incoming = {label: (rawest(value), meta) for label, (value, meta) in zip(labels, pairs)
+                if meta is not ABSENT}
+    return labels, incoming
 
 
 def native_order(keys: list, reverse: bool) -> list | None:

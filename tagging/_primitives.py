@@ -144,10 +144,12 @@ def setitem(ctx, container, key, value):
         return
     if nooverdub(type)(nooverdub(rawest)(plain_key)) is slice:
         before = nooverdub(heap.snapshot)(tag, container)
+        moved = nooverdub(heap.positions)(container)
         incoming = _incoming(ctx, value)
         operator.setitem(container, plain_key, [v for v, _ in incoming])
-        nooverdub(heap.remap)(tag, container, before,
-                              [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
+        labels, metas = nooverdub(heap.labelled)(incoming)
+        operator.setitem(moved, plain_key, labels)
+        nooverdub(heap.remap)(tag, container, before, moved, metas)
         return
     if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
         _dict_store(ctx, container, key, value, operator.setitem)
@@ -163,12 +165,15 @@ def delitem(ctx, container, key):
     if method is not None:
         call_in(ctx, method, container, key)
         return
-    before = nooverdub(heap.snapshot)(tag, container)
-    operator.delitem(container, key)
     if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+        operator.delitem(container, key)
         nooverdub(heap.forget_entry)(tag, container, key)
-    else:
-        nooverdub(heap.remap)(tag, container, before)
+        return
+    before = nooverdub(heap.snapshot)(tag, container)
+    moved = nooverdub(heap.positions)(container)
+    operator.delitem(container, key)
+    operator.delitem(moved, key)
+    nooverdub(heap.remap)(tag, container, before, moved)
 
 
 def _incoming(ctx, iterable):
@@ -366,9 +371,11 @@ def _appender(method, bounded=False):
         raw = nooverdub(rawest)(container)
         if bounded and raw.maxlen is not None:  # a full deque drops its first element
             before = nooverdub(heap.snapshot)(tag, container)
+            moved = nooverdub(heap.positions)(container)
             method(container, inner)
-            nooverdub(heap.remap)(tag, container, before,
-                                  [] if meta is ABSENT else [(nooverdub(rawest)(inner), meta)])
+            labels, metas = nooverdub(heap.labelled)([(inner, meta)])
+            method(moved, labels[0])
+            nooverdub(heap.remap)(tag, container, before, moved, metas)
             return
         method(container, inner)
         if meta is not ABSENT:
@@ -383,28 +390,60 @@ list_append = _appender(list.append)
 deque_append = _appender(deque.append, bounded=True)
 
 
+# In-place methods that take an element (its argument's position) or find one by value.
+_ELEMENT_ARGUMENT = {list.insert: 1, deque.insert: 1, deque.appendleft: 0}
+_BY_VALUE = (list.remove, deque.remove)
+
+
 def _in_place(method):
-    """A list or deque method that moves elements: metadata follows by identity."""
+    """A list or deque method that moves elements: the same change is replayed on the
+    positions, so each element's metadata follows it (`remove` is `index`, then `del`)."""
 
     def primitive(ctx, container, *args, **kwargs):
         tag = ctx.tag
         container = nooverdub(heap.own)(container, tag)
+        raw = nooverdub(rawest)(container)
         before = nooverdub(heap.snapshot)(tag, container)
+        moved = nooverdub(heap.positions)(container)
         incoming = [nooverdub(heap.split)(a, tag) for a in args]
-        result = method(container, *[v for v, _ in incoming], **kwargs)
-        nooverdub(heap.remap)(tag, container, before,
-                              [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
-        return _retag_result(tag, result, before)
+        plain = [v for v, _ in incoming]
+        metas = {}
+        if method in _BY_VALUE:
+            where = nooverdub(_index_of)(raw, plain[0])
+            if where is None:
+                return method(container, *plain)  # raises the method's own error
+            del raw[where]
+            del moved[where]
+            result = None
+        else:
+            result = method(container, *plain, **kwargs)
+            position = nooverdub(_ELEMENT_ARGUMENT.get)(method)
+            if position is not None:
+                labels, metas = nooverdub(heap.labelled)([incoming[position]])
+                plain[position] = labels[0]
+            method(moved, *plain, **kwargs)
+        nooverdub(heap.remap)(tag, container, before, moved, metas)
+        return nooverdub(_retag_removed)(tag, result, before, moved)
 
     primitive.__name__ = f"tagged_{method.__name__}"
     return primitive
 
 
-def _retag_result(tag, result, before):
-    """A removed element (from `pop`) gets its metadata back."""
-    for raw, meta in before:
+def _index_of(raw, value):
+    try:
+        return raw.index(value)
+    except ValueError:
+        return None
+
+
+def _retag_removed(tag, result, before, moved):
+    """A removed element (from `pop`) gets its metadata back: the one of the
+    position the replayed change removed."""
+    gone = set(before) - set(moved)
+    if len(gone) == 1:
+        raw, meta = before[gone.pop()]
         if raw is result:
-            return nooverdub(Tagged)(tag, result, meta)
+            return Tagged(tag, result, meta)
     return result
 
 
@@ -426,10 +465,12 @@ def deque_extendleft(ctx, container, iterable):
     tag = ctx.tag
     container = nooverdub(heap.own)(container, tag)
     before = nooverdub(heap.snapshot)(tag, container)
+    moved = nooverdub(heap.positions)(container)
     incoming = _incoming(ctx, iterable)
     deque.extendleft(container, [v for v, _ in incoming])
-    nooverdub(heap.remap)(tag, container, before,
-                          [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
+    labels, metas = nooverdub(heap.labelled)(incoming)
+    deque.extendleft(moved, labels)
+    nooverdub(heap.remap)(tag, container, before, moved, metas)
 
 
 def list_sort(ctx, container, *, key=None, reverse=False):
@@ -535,9 +576,10 @@ def partial_new(ctx, cls, func, *args, **keywords):
     made = cls(func, *[v for v, _ in incoming],
                **{k: v for k, (v, _) in dict.items(named)})
     flattened = nooverdub(type)(func) is cls  # `made.args` starts with `func.args`
-    inherited = nooverdub(heap.snapshot)(tag, func.args) if flattened else []
-    nooverdub(heap.remap)(tag, made.args, inherited,
-                          [(nooverdub(rawest)(v), m) for v, m in incoming if m is not ABSENT])
+    inherited = nooverdub(heap.snapshot)(tag, func.args) if flattened else {}
+    labels, metas = nooverdub(heap.labelled)(incoming)
+    moved = [*nooverdub(range)(nooverdub(len)(func.args) if flattened else 0), *labels]
+    nooverdub(heap.remap)(tag, made.args, inherited, moved, metas)
     for key, (value, meta) in dict.items(named):
         if meta is not ABSENT:
             nooverdub(tag.store.record)(made.keywords, key, nooverdub(rawest)(value), meta)

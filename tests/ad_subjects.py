@@ -3,6 +3,7 @@
 import dataclasses
 import functools
 import math
+from collections import deque
 from typing import NamedTuple
 
 import attrs
@@ -171,3 +172,69 @@ def evaluate(tree, x, lib):
     if op == "sqrt":
         return lib.sqrt(1 + values[0] * values[0])
     return getattr(lib, op)(values[0])
+
+
+# Lists holding one small int twice, with different tangents (at x = 2, x and x*x - x
+# are the same object): each returns the element whose derivative is `SHARED_WANT`'s.
+
+def reversed_pair(x):
+    items = [x, 2]
+    items.reverse()
+    return items[0]
+
+
+def front_popped(x):
+    items = [x, x * x - x]
+    items.pop(0)
+    return items[0]
+
+
+def last_popped(x):
+    items = [x * x - x, x]
+    return items.pop()
+
+
+def inserted_in_front(x):
+    items = [2]
+    items.insert(0, x)
+    return items[1]
+
+
+def sorted_pair(x):
+    items = [x, 2]
+    items.sort()
+    return items[1]
+
+
+def rotated(x):
+    queue = deque([x, x * x - x])
+    queue.rotate(1)
+    return queue[0]
+
+
+def slice_stored(x):
+    items = [x, x]
+    items[0:1] = [2]
+    return items[0]
+
+
+def removed_first(x):
+    items = [x, x * x - x, 2]
+    items.remove(2)
+    return items[0] + 10 * items[1]
+
+
+def deleted_front(x):
+    items = [x, x * x - x]
+    del items[0]
+    return items[0]
+
+
+def bounded_deque(x):
+    queue = deque([x * x - x, 2, x], maxlen=2)
+    return queue[0]
+
+
+SHARED = {reversed_pair: 0, front_popped: 3, last_popped: 1, inserted_in_front: 0,
+          sorted_pair: 0, rotated: 3, slice_stored: 0, removed_first: 3, deleted_front: 3,
+          bounded_deque: 0}

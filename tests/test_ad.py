@@ -44,6 +44,14 @@ def test_nesting_at_integer_points_is_exact(x, y):
     assert D(lambda a: a * D(lambda b: a * b, y), x) == 2 * x
 
 
+@pytest.mark.parametrize("f", list(subjects.SHARED), ids=lambda f: f.__name__)
+def test_one_small_int_at_two_positions_keeps_each_tangent(f):
+    """At the int 2, `x` and `x*x - x` are one object: reordering, popping, inserting,
+    removing, slicing or bounding a container moves each tangent with its position."""
+    assert D(f, 2) == subjects.SHARED[f] == D(f, 2.0)
+    assert D(D(lambda y: f(y) * y), 2) == D(D(lambda y: f(y) * y), 2.0)
+
+
 def test_higher_order():
     assert D(D(D(math.sin)))(0.5) == pytest.approx(-math.cos(0.5), rel=1e-14)
     assert D(D(lambda x: x ** 5))(2) == 5 * 4 * 2 ** 3
