@@ -440,19 +440,27 @@ def _zip(iterators, strict):
             try:
                 items.append(next(iterator))
             except StopIteration:
-                if strict and (position or _any_left(iterators[1:])):
-                    raise ValueError(f"zip() argument {position + 1} is "
-                                     f"{'shorter' if position else 'longer'} than "
-                                     "argument 1") from None
+                if strict and position:
+                    raise _uneven(position, "shorter") from None
+                longer = _first_left(iterators) if strict else None
+                if longer:
+                    raise _uneven(longer, "longer") from None
                 return
         yield tuple(items)
 
 
-def _any_left(iterators):
-    for iterator in iterators:
+def _first_left(iterators):
+    """The position of the first iterator after the first that still has an item."""
+    for position, iterator in enumerate(iterators[1:], 1):
         for _ in iterator:
-            return True
-    return False
+            return position
+    return None
+
+
+def _uneven(position, which):
+    """CPython's error for `zip(..., strict=True)` over iterables of unequal lengths."""
+    earlier = " 1" if position == 1 else f"s 1-{position}"
+    return ValueError(f"zip() argument {position + 1} is {which} than argument{earlier}")
 
 
 def reversed_(cls, sequence, /):
