@@ -53,7 +53,7 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     The tagged value holds a fresh copy of `value` where one can be made, so the
     heap slots it is stored in hold an object no other code shares. Rule bodies
     call this for every result, so the accepted (value type, metadata type)
-    pairs are remembered, until any context class changes.
+    pairs are remembered, until a context class changes what it allows.
     """
     own = getattr(ctx, "tag", None)
     if type(own) is not Tag or type(ctx) is Tagged:

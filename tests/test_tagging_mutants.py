@@ -169,8 +169,9 @@ def pop_last(x, y):
 
 
 def test_a_popped_element_keeps_its_own_metadata_not_an_equal_ones():
-    """Kills `_retag_result` matching the popped element by equality (`raw == result`
-    for `raw is result`): `[x, y].pop()` with x == y would give y x's metadata."""
+    """Kills the popped element getting the metadata of another position's equal
+    element (`_retag_removed` matching by value, or taking the first position's):
+    `[x, y].pop()` with x == y would give y x's metadata."""
     ctx, popped = tagged_run(pop_last, (1.5, "x"), (1.5, "y"))
     assert [metadata(read(ctx, popped, i), ctx) for i in range(3)] == ["y", "y", "x"]
 
