@@ -15,10 +15,12 @@ engine:
 * makes the default `fallback` call `call_foreign(ctx, f, args, kwargs)`;
 * calls `finish_run(ctx)` when an `overdub` of the context returns or raises.
 
-Below the class are the engine's parts a layer may build on: its view of
-types (`class_attribute`, the attribute routes, the type-checked caches), the
-models of builtins to `recurse` into, pass-building helpers and the markers'
-compiler. A layer uses these and the public API, never a private module.
+`Layer` (defined beside `Context`) has a method for each of these, doing
+nothing by default. The rest of this module is the engine's parts a layer may
+build on: its view of types (`class_attribute`, the attribute routes, the
+type-checked caches), the models of builtins to `recurse` into, pass-building
+helpers and the markers' compiler. A layer uses these and the public API,
+never a private module.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from contexts._builders import NATIVE, call, constant, name, placed
 from contexts._calls import CALLER_NAMES
 from contexts._canonical import class_attribute
 from contexts._context import Layer, NoMetaData
-from contexts._profile import class_version
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
@@ -36,9 +37,9 @@ from contexts._models import (drive, iter_, iterator_of, merge_order, native_ord
                               reversed_, reversed_sequence, scalars_only)
 from contexts._names import hidden
 from contexts._precompile import precompile
+from contexts._profile import class_version
 from contexts._tracebacks import hide_frames_from
 from contexts._visit import BodyTransformer
-
 
 __all__ = [
     "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike",
