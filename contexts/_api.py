@@ -2,7 +2,8 @@
 
 These are ordinary Python functions, so a context that runs them (a context
 entered while another runs) sees them and runs the inner context's hooks and
-rules under its own; the engine's internals they call are marked `nooverdub`.
+rules under its own; the engine's internals they call run natively (declared
+below with `nativecalls`, or marked `nooverdub` where the callee is a value).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Callable
 
 from contexts._canonical import split
 from contexts._context import Context
-from contexts._marks import nooverdub
+from contexts._marks import nativecalls, nooverdub
 from contexts._precompile import precompile
 from contexts._names import is_literal
 from contexts._pipeline import transformed_tree
@@ -21,14 +22,16 @@ from contexts._runtime import runtime_of
 from contexts._source import NoSource
 from contexts._tracebacks import strip_engine_frames
 
+nativecalls(__name__, "_check", "strip_engine_frames", "_recursed")
+
 
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
-    nooverdub(_check)(ctx, f, "overdub")
+    _check(ctx, f, "overdub")
     try:
         return ctx.overdub(f, *args, **kwargs)
     except BaseException as error:
-        nooverdub(strip_engine_frames)(error)  # the traceback names the user's lines
+        strip_engine_frames(error)  # the traceback names the user's lines
         raise
     finally:
         if ctx.tag is not None:
@@ -37,13 +40,13 @@ def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
 
 def recurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run the transformed body of `f` in `ctx`, whatever `ctx.overdub` would do."""
-    nooverdub(_check)(ctx, f, "recurse")
-    return nooverdub(_recursed)(ctx, f)(*args, **kwargs)
+    _check(ctx, f, "recurse")
+    return _recursed(ctx, f)(*args, **kwargs)
 
 
 def fallback(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f` as a call the context does not look into (`ctx.fallback`)."""
-    nooverdub(_check)(ctx, f, "fallback")
+    _check(ctx, f, "fallback")
     return ctx.fallback(f, *args, **kwargs)
 
 
@@ -124,6 +127,6 @@ class _Readable(ast.NodeTransformer):
         return ast.copy_location(ast.Name(id=text, ctx=ast.Load()), where)
 
 
-# Run directly, these pay no call for their `nooverdub` markers; an outer
+# Run directly, these pay no call for their native markers; an outer
 # context still reads the marked source.
 precompile([overdub, recurse, fallback])

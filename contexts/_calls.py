@@ -34,6 +34,7 @@ from contexts._builders import NATIVE, call, is_native, name, placed
 from contexts._names import Hidden
 from contexts._implicit_rewrite import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES
+from contexts._marks import nooverdub
 from contexts._operator_sites import operator_site
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
@@ -59,6 +60,12 @@ def resolve_markers(tree: ast.FunctionDef, hidden: Hidden) -> ast.FunctionDef:
     """`contextslot()` becomes the context; `nooverdub(f)(...)` a native call of `f`;
     `seen(x)` is `x`, its call noted as one hooks see."""
     return _Markers(hidden).transform_body(tree)
+
+
+def mark_native_calls(tree: ast.FunctionDef, names: frozenset) -> ast.FunctionDef:
+    """Mark `nooverdub` each call whose callee is one of `names` or an attribute
+    reached from one (a module's `nativecalls`)."""
+    return _NativeCalls(names).transform_body(tree) if names else tree
 
 
 def is_nooverdub(node: ast.expr) -> bool:
@@ -123,6 +130,23 @@ class _Markers(BodyTransformer):
     def visit_Call(self, node: ast.Call) -> ast.expr:
         resolved = _marker(self, node)
         return resolved if resolved is not None else self.generic_visit(node)
+
+
+class _NativeCalls(BodyTransformer):
+    def __init__(self, names: frozenset) -> None:
+        self.names = names
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        node = self.generic_visit(node)
+        path, root = [], node.func
+        while type(root) is ast.Attribute:
+            path.append(root)
+            root = root.value
+        if type(root) is ast.Name and root.id in self.names:
+            for attribute in path:  # a module's attribute: loaded natively, not lowered
+                setattr(attribute, NATIVE, True)
+            node.func = nooverdub(node.func)
+        return node
 
 
 class _Calls(ImplicitMixin):

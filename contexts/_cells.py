@@ -18,10 +18,12 @@ from contexts import _models
 from contexts._canonical import NOSELF, split
 from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
 from contexts._inline import inline_hook
-from contexts._marks import nooverdub
+from contexts._marks import nativecalls, nooverdub
 from contexts._operator_sites import NATIVE_OPERANDS
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._tracebacks import PASTED
+
+nativecalls(__name__, "split")
 
 
 def cell_values(runtime: Any) -> tuple[dict, Callable]:
@@ -104,7 +106,7 @@ def _primitives_first(runtime: Any, overdub: Callable) -> Callable:
     layer = runtime.layer
 
     def primitives_first(f, /, *args, **kwargs):
-        key, bound = nooverdub(split)(f)
+        key, bound = split(f)
         method = nooverdub(runtime.primitive_for)(f, key)
         if method is None and layer is not None:
             method = nooverdub(layer.builtin)(runtime.ctx, key, f)

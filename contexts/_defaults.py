@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from contexts._marks import nooverdub
+from contexts._marks import nativecalls, nooverdub
 from contexts._precompile import precompile
 from contexts._runtime import runtime_of
+
+nativecalls(__name__, "runtime_of")
 
 
 def run_default(ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
     """The default `overdub`: a primitive, else the transformed body, else `fallback`."""
-    runtime = nooverdub(runtime_of)(ctx)
+    runtime = runtime_of(ctx)
     if runtime.empty:
         return f(*args, **kwargs)
     return nooverdub(runtime.dispatch)(f)(*args, **kwargs)
@@ -30,6 +32,6 @@ def call_foreign(ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
     return f(*args, **kwargs)
 
 
-# Run directly, these pay no call for their `nooverdub` markers; an outer
+# Run directly, these pay no call for their native markers; an outer
 # context still reads the marked source.
 precompile([run_default, call_foreign])

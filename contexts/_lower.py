@@ -232,6 +232,8 @@ class _Lowering(BodyTransformer):
         return self.op(function, [node.operand], node) if self.lowers(function) else node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if getattr(node, NATIVE, False) is True:  # a declared native callee (`nativecalls`)
+            return node
         node = self.generic_visit(node)
         if isinstance(node.ctx, ast.Load) and self.attributes and \
                 node.attr not in FRAME_ATTRIBUTES:  # `sys._getframe()` stays recognisable

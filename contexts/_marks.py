@@ -4,6 +4,13 @@
 `nooverdub(f)` is `f`. `contextslot()` is the running context. Given AST
 nodes instead of values, both build the marker nodes, for pass authors.
 
+Engine modules (a layer's primitives, the models) make many native calls of
+their own helpers; such a module declares once, with `nativecalls(__name__,
+"heap", ...)`, the global names whose calls (`heap.own(x)`, `rawest(x)`) run
+natively, as if each were marked `nooverdub`. Importing `builtins` under a
+declared name (`import builtins as native`) makes `native.len(x)` a native
+call of a builtin where plain `len(x)` stays a call in the context.
+
 The engine's models of builtins live in modules declared with
 `quietmodule(__name__)`: hooks see the user's call of the builtin and what
 the builtin calls back, not the model's own bookkeeping. In such a module a
@@ -25,6 +32,20 @@ def nooverdub(f: Any) -> Any:
         marker = ast.Call(func=ast.Name(id="nooverdub", ctx=ast.Load()), args=[f], keywords=[])
         return ast.copy_location(marker, f)
     return f
+
+
+_native_names: dict = {}
+
+
+def nativecalls(name: str, *callees: str) -> None:
+    """Declare that in module `name` a call of one of the global names `callees`,
+    or of an attribute reached from one, runs natively (as `nooverdub` marks it)."""
+    _native_names[sys.modules[name].__file__] = frozenset(callees)
+
+
+def native_callees(code: types.CodeType) -> frozenset:
+    """The names whose calls run natively in `code`'s module (see `nativecalls`)."""
+    return _native_names.get(code.co_filename, frozenset())
 
 
 def seen(call: Any) -> Any:

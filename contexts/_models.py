@@ -3,9 +3,11 @@
 `sorted(xs, key=k)` in C calls `k` where no context can see it; here each
 builtin that takes a callback, iterates a user object or builds a container
 from an iterable has a plain Python twin that the engine runs transformed, so
-the callbacks are calls in the context like any other. The machinery inside a
-model is marked `nooverdub`; when no callback is given and the context does
-not watch operators, a model hands the work to the builtin itself.
+the callbacks are calls in the context like any other. A model's own machinery
+runs natively: the steps in `_model_support` and the builtins called as
+`native.type(x)` (both declared once, below, with `nativecalls`), and a class
+called through `nooverdub(cls)`. When no callback is given and the context
+does not watch operators, a model hands the work to the builtin itself.
 `model_for` maps a canonical callee to its model.
 
 This is a quiet module (`_marks`): hooks see only what a model marks `seen`,
@@ -16,160 +18,74 @@ the rest runs in the context unreported.
 
 from __future__ import annotations
 
+import builtins as native
 import dataclasses
 import functools
-import inspect
 import itertools
 import operator
 import sys
 import types
-import weakref
 from typing import Any
 
-from contexts._implicit_runtime import property_getter
-from contexts._marks import contextslot, is_quiet, nooverdub, quietmodule, seen
+from contexts import _model_support as support
+from contexts._marks import contextslot, nativecalls, nooverdub, quietmodule, seen
 
 quietmodule(__name__)
+nativecalls(__name__, "native", "support")
 
 _MISSING = object()
-_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
-
-
-def _python(method) -> bool:
-    """Whether a special method is the user's Python code (not C, not the engine's)."""
-    return type(method) is types.FunctionType and not is_quiet(method.__code__)
-
-
-def _plain(ctx: Any) -> bool:
-    """Whether the running context leaves operators native (so builtins may run)."""
-    mode = ctx._runtime.mode  # the running context's runtime is current
-    return mode.operators == frozenset() and mode.layer is None
 
 
 # Construction ----------------------------------------------------------------
 
 def construct(cls, /, *args, **kwargs):
     """`type.__call__`: `__new__`, then `__init__` when it made an instance."""
-    new = nooverdub(_own_new)(cls)
+    new = support.own_new(cls)
     if not new:
-        obj = nooverdub(object.__new__)(cls, *args, **kwargs)
-    elif nooverdub(_python)(new):
+        obj = native.object.__new__(cls, *args, **kwargs)
+    elif support.is_python(new):
         obj = seen(new(cls, *args, **kwargs))
     else:
         obj = new(cls, *args, **kwargs)
-    if nooverdub(isinstance)(obj, cls):
-        init = nooverdub(_own_init)(obj)
+    if native.isinstance(obj, cls):
+        init = support.own_init(obj)
         if not init:
-            nooverdub(object.__init__)(obj, *args, **kwargs)
-        elif nooverdub(_python)(init):
-            nooverdub(_check_init_result)(seen(init(obj, *args, **kwargs)))
+            native.object.__init__(obj, *args, **kwargs)
+        elif support.is_python(init):
+            support.check_init_result(seen(init(obj, *args, **kwargs)))
         else:
-            nooverdub(_check_init_result)(init(obj, *args, **kwargs))
+            support.check_init_result(init(obj, *args, **kwargs))
     return obj
-
-
-def _own_new(cls):
-    """`cls.__new__`, or None when it is `object.__new__` (which runs natively)."""
-    new = cls.__new__
-    return None if new is object.__new__ else new
-
-
-def _own_init(obj):
-    """`type(obj).__init__`, or None when it is `object.__init__`."""
-    init = type(obj).__init__
-    return None if init is object.__init__ else init
-
-
-def _check_init_result(result):
-    if result is not None:
-        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
 
 
 def dataclass_init(cls, /, self, *args, **kwargs):
     """The `__init__` that `dataclasses` generates, with stores in the context."""
-    frozen, fields = nooverdub(_dataclass_fields)(cls, self, args, kwargs)
+    frozen, fields = support.dataclass_fields(cls, self, args, kwargs)
     initvars = []
     for name, value, factory, initvar in fields:
         if factory:
             value = seen(factory())
         if initvar:
-            nooverdub(initvars.append)(value)
+            native.list.append(initvars, value)
         elif frozen:
             object.__setattr__(self, name, value)
         else:
             setattr(self, name, value)
-    post_init = nooverdub(getattr)(cls, "__post_init__", None)
+    post_init = native.getattr(cls, "__post_init__", None)
     if post_init:
         seen(post_init(self, *initvars))
 
 
-def _dataclass_fields(cls, self, args, kwargs):
-    """`(frozen, [(name, value, default factory, whether an InitVar)])` to store."""
-    try:
-        arguments = _dataclass_signature(cls.__init__).bind(self, *args, **kwargs).arguments
-    except TypeError:
-        cls.__init__(self, *args, **kwargs)  # raises CPython's own message
-        raise
-    fields = []
-    for field in cls.__dataclass_fields__.values():
-        if field._field_type is dataclasses._FIELD_CLASSVAR:
-            continue
-        initvar = field._field_type is dataclasses._FIELD_INITVAR
-        if field.name in arguments:
-            fields.append((field.name, arguments[field.name], None, initvar))
-        elif field.default_factory is not dataclasses.MISSING:
-            fields.append((field.name, None, field.default_factory, initvar))
-        elif field.default is not dataclasses.MISSING:
-            fields.append((field.name, field.default, None, initvar))
-    return cls.__dataclass_params__.frozen, fields
-
-
-# Keyed by the `__init__` itself, not its class: a class may get another
-# `__init__` (decorated again) after its first use.
-_init_signatures: "weakref.WeakKeyDictionary[types.FunctionType, Any]" = \
-    weakref.WeakKeyDictionary()
-
-
-def _dataclass_signature(init):
-    found = _init_signatures.get(init) if type(init) is types.FunctionType else None
-    if found is None:
-
-        found = inspect.signature(init)
-        if type(init) is types.FunctionType:
-            _init_signatures[init] = found
-    return found
-
-
 def namedtuple_new(new, cls, /, *args, **kwargs):
     """The `__new__` that `collections.namedtuple` generates (`new`)."""
-    values = [*nooverdub(_namedtuple_values)(new, cls, args, kwargs)]
+    values = [*support.namedtuple_values(new, cls, args, kwargs)]
     return tuple.__new__(cls, values)
-
-
-def _namedtuple_values(new, cls, args, kwargs):
-    """The field values, in order, with the defaults filled in."""
-    try:
-        bound = _signature_of(new).bind(cls, *args, **kwargs)
-    except TypeError:
-        new(cls, *args, **kwargs)  # raises CPython's own message
-        raise
-    bound.apply_defaults()
-    return tuple(bound.arguments.values())[1:]
-
-
-def _signature_of(f):
-
-    return inspect.signature(f)
 
 
 # Containers from iterables -----------------------------------------------------
 
-def _iterates_natively(iterable) -> bool:
-    return type(iterable) in (list, tuple, range, str, bytes, dict, set, frozenset)
-
-
 def list_(cls, iterable=(), /):
-    if nooverdub(_iterates_natively)(iterable):
+    if support.iterates_natively(iterable):
         return nooverdub(cls)(iterable)
     out = nooverdub(cls)()
     for item in iterable:
@@ -182,9 +98,9 @@ def tuple_(cls, iterable=(), /):
 
 
 def set_(cls, iterable=(), /):
-    if nooverdub(_iterates_natively)(iterable):
+    if support.iterates_natively(iterable):
         return nooverdub(cls)(iterable)
-    out = nooverdub(set)()
+    out = native.set()
     for item in iterable:
         out.add(item)
     return out if cls is set else nooverdub(cls)(out)
@@ -197,11 +113,11 @@ def dict_(cls, *args, **kwargs):
 
 
 def dict_update(self, other=(), /, **kwargs):
-    if nooverdub(_dict_iterated)(other):
+    if support.dict_iterated(other):
         # a dict subclass iterated as a dict: C merges its entries, not its methods
-        for key in nooverdub(dict.keys)(other):
-            self[key] = nooverdub(dict.__getitem__)(other, key)
-    elif nooverdub(hasattr)(other, "keys"):
+        for key in native.dict.keys(other):
+            self[key] = native.dict.__getitem__(other, key)
+    elif native.hasattr(other, "keys"):
         for key in seen(other.keys()):
             self[key] = other[key]
     else:
@@ -209,44 +125,29 @@ def dict_update(self, other=(), /, **kwargs):
             try:
                 key, value = pair
             except (TypeError, ValueError):
-                nooverdub(_bad_pair)(pair, position)
+                support.bad_pair(pair, position)
                 raise
             self[key] = value
     for key in kwargs:
         self[key] = kwargs[key]
 
 
-def _dict_iterated(other) -> bool:
-    kind = type(other)
-    return kind is not dict and isinstance(other, dict) and kind.__iter__ is dict.__iter__
-
-
-def _bad_pair(pair, position):
-    """Raise CPython's error for an element of `dict(pairs)` that is not a pair."""
-    if not hasattr(type(pair), "__iter__") and not hasattr(type(pair), "__getitem__"):
-        raise TypeError(f"cannot convert dictionary update sequence element #{position} "
-                        "to a sequence")
-    if hasattr(type(pair), "__len__") and len(pair) != 2:
-        raise ValueError(f"dictionary update sequence element #{position} has length "
-                         f"{len(pair)}; 2 is required")
-
-
 def list_extend(self, iterable, /):
-    if nooverdub(_iterates_natively)(iterable) and nooverdub(_plain)(contextslot()):
-        return nooverdub(list.extend)(self, iterable)
+    if support.iterates_natively(iterable) and support.plain(contextslot()):
+        return native.list.extend(self, iterable)
     for item in list_(list, iterable):
         self.append(item)
 
 
 def str_join(self, iterable, /):
-    return nooverdub(str.join)(self, list_(list, iterable))
+    return native.str.join(self, list_(list, iterable))
 
 
 # Reductions --------------------------------------------------------------------
 
 def sum_(iterable, /, start=0):
-    if nooverdub(_plain)(contextslot()):
-        return nooverdub(sum)(list_(list, iterable), start)
+    if support.plain(contextslot()):
+        return native.sum(list_(list, iterable), start)
     total = start
     for item in iterable:
         total = seen(total + item)
@@ -286,11 +187,8 @@ def _extreme(name, args, key, default, better):
         raise TypeError(f"Cannot specify a default for {name}() with multiple "
                         "positional arguments")
     items = args[0] if len(args) == 1 else args
-    if key is None and nooverdub(_plain)(contextslot()):
-        builtin = min if name == "min" else max
-        if default is _MISSING:
-            return nooverdub(builtin)(items)
-        return nooverdub(builtin)(items, default=default)
+    if key is None and support.plain(contextslot()):
+        return support.extreme(name, items, () if default is _MISSING else (default,))
     best = best_key = _MISSING
     for item in items:
         item_key = item if key is None else seen(key(item))
@@ -327,26 +225,12 @@ def sorted_(iterable, /, *, key=None, reverse=False):
 
 def list_sort(self, /, *, key=None, reverse=False):
     keys = self if key is None else [seen(key(item)) for item in self]
-    if nooverdub(scalars_only)(keys) or (
-            key is None and nooverdub(_plain)(contextslot())):
-        order = nooverdub(native_order)(keys, reverse)
+    if support.scalars_only(keys) or (
+            key is None and support.plain(contextslot())):
+        order = support.native_order(keys, reverse)
     else:
         order = merge_order(keys, reverse)
-    nooverdub(_reorder)(self, order)
-
-
-def scalars_only(keys) -> bool:
-    """Whether sorting `keys` can run no Python code (so it may run natively)."""
-    return all(type(k) in _SCALARS for k in keys)
-
-
-def native_order(keys, reverse):
-    """The permutation that sorts `keys`, found by the builtin sort."""
-    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
-
-
-def _reorder(items, order):
-    items[:] = [items[i] for i in order]
+    support.reorder(self, order)
 
 
 def merge_order(keys, reverse):
@@ -386,7 +270,7 @@ def iterator_of(iterable):
     """`iter(iterable)`, to be stepped as C code steps it: an iterator with the user's
     `__next__` is driven (a loop over it would call its `__iter__` again)."""
     iterator = iter(iterable)
-    if nooverdub(_python)(nooverdub(getattr)(nooverdub(type)(iterator), "__next__", None)):
+    if support.is_python(native.getattr(native.type(iterator), "__next__", None)):
         return drive(iterator)
     return iterator
 
@@ -464,17 +348,13 @@ def _uneven(position, which):
 
 
 def reversed_(cls, sequence, /):
-    kind = nooverdub(type)(sequence)
-    method = nooverdub(getattr)(kind, "__reversed__", _MISSING)
-    if method is None or (method is _MISSING and not nooverdub(_is_sequence)(kind)):
+    kind = native.type(sequence)
+    method = native.getattr(kind, "__reversed__", _MISSING)
+    if method is None or (method is _MISSING and not support.is_sequence(kind)):
         raise TypeError(f"'{kind.__name__}' object is not reversible")
     if method is not _MISSING:
-        return seen(method(sequence)) if nooverdub(_python)(method) else method(sequence)
+        return seen(method(sequence)) if support.is_python(method) else method(sequence)
     return reversed_sequence(sequence, len(sequence))
-
-
-def _is_sequence(kind) -> bool:
-    return not issubclass(kind, dict) and hasattr(kind, "__getitem__")
 
 
 def reversed_sequence(sequence, length):
@@ -491,16 +371,16 @@ def reversed_sequence(sequence, length):
 def iter_(obj, *sentinel):
     if sentinel:
         return _call_until(obj, sentinel[0])
-    kind = nooverdub(type)(obj)
-    method = nooverdub(getattr)(kind, "__iter__", None)
+    kind = native.type(obj)
+    method = native.getattr(kind, "__iter__", None)
     if method is None:
-        if nooverdub(hasattr)(kind, "__getitem__"):
+        if native.hasattr(kind, "__getitem__"):
             return _sequence_iterator(obj)
         raise TypeError(f"'{kind.__name__}' object is not iterable")
-    iterator = seen(method(obj)) if nooverdub(_python)(method) else method(obj)
-    if not nooverdub(hasattr)(nooverdub(type)(iterator), "__next__"):
+    iterator = seen(method(obj)) if support.is_python(method) else method(obj)
+    if not native.hasattr(native.type(iterator), "__next__"):
         raise TypeError(f"iter() returned non-iterator of type "
-                        f"'{nooverdub(type)(iterator).__name__}'")
+                        f"'{native.type(iterator).__name__}'")
     return iterator  # itself: a loop over it is driven by `drive` (see _implicit_runtime)
 
 
@@ -525,12 +405,12 @@ def delegate(iterator):
         try:
             sent = yield value
         except GeneratorExit:
-            close = nooverdub(getattr)(iterator, "close", None)
+            close = native.getattr(iterator, "close", None)
             if close is not None:
                 seen(close())
             raise
         except BaseException as error:
-            throw = nooverdub(getattr)(iterator, "throw", None)
+            throw = native.getattr(iterator, "throw", None)
             if throw is None:
                 raise
             try:  # the exception as raised (CPython passes what `throw` was given)
@@ -550,7 +430,7 @@ def _call_until(function, sentinel):
             value = seen(function())
         except StopIteration:
             return
-        if nooverdub(_identical)(value, sentinel) or seen(value == sentinel):
+        if support.identical(value, sentinel) or seen(value == sentinel):
             return
         yield value
 
@@ -567,11 +447,11 @@ def _sequence_iterator(sequence):
 
 
 def next_(iterator, *default):
-    method = nooverdub(getattr)(nooverdub(type)(iterator), "__next__", None)
+    method = native.getattr(native.type(iterator), "__next__", None)
     if method is None:
-        raise TypeError(f"'{nooverdub(type)(iterator).__name__}' object is not an iterator")
+        raise TypeError(f"'{native.type(iterator).__name__}' object is not an iterator")
     try:
-        if nooverdub(_python)(method):
+        if support.is_python(method):
             return seen(method(iterator))
         return method(iterator)
     except StopIteration:
@@ -585,9 +465,9 @@ def next_(iterator, *default):
 def getattr_(*args, **kwargs):
     """`getattr(obj, name[, default])` calls a property's getter in the context, as
     `obj.name` does there."""
-    getter = nooverdub(_property_getter)(args, kwargs, 3)
+    getter = support.getter_for(args, kwargs, 3)
     if getter is None:
-        return nooverdub(getattr)(*args, **kwargs)
+        return native.getattr(*args, **kwargs)
     obj, _, *default = args
     if not default:
         return seen(getter(obj))
@@ -598,22 +478,15 @@ def getattr_(*args, **kwargs):
 
 
 def hasattr_(*args, **kwargs):
-    getter = nooverdub(_property_getter)(args, kwargs, 2)
+    getter = support.getter_for(args, kwargs, 2)
     if getter is None:
-        return nooverdub(hasattr)(*args, **kwargs)
+        return native.hasattr(*args, **kwargs)
     obj, _ = args
     try:
         seen(getter(obj))
     except AttributeError:
         return False
     return True
-
-
-def _property_getter(args, kwargs, most):
-    """The getter `obj.name` would call, for arguments the builtin accepts (else None)."""
-    if kwargs or not 2 <= len(args) <= most or type(args[1]) is not str:
-        return None
-    return property_getter(type(args[0]), args[1])
 
 
 # Truth -------------------------------------------------------------------------------
@@ -623,7 +496,7 @@ def not_(a, /):
 
 
 def bool_(cls, *args, **kwargs):
-    if kwargs or nooverdub(len)(args) != 1:
+    if kwargs or native.len(args) != 1:
         return nooverdub(cls)(*args, **kwargs)  # CPython's own errors, or False
     value, = args
     return True if value else False
@@ -657,7 +530,7 @@ def starmap_(cls, function, iterable, /):
 
 def _starmap(function, iterable):
     for args in iterable:
-        if nooverdub(type)(args) is not tuple:
+        if native.type(args) is not tuple:
             args = tuple(args)  # as C does, with its error for a non-iterable
         yield seen(function(*args))
 
@@ -698,12 +571,12 @@ def _filterfalse(predicate, iterable):
 
 def groupby_(cls, iterable, key=None):
     """Lazy, calling `key` once per item, and a group ends when the next begins, as in C."""
-    return _groupby(nooverdub(_GroupBy)(iter(iterable), key))
+    return _groupby(support.GroupBy(iter(iterable), key))
 
 
 def _groupby(state):
     while True:
-        nooverdub(_new_turn)(state)
+        support.new_turn(state)
         while True:
             if state.filled:
                 if state.targeted:
@@ -721,30 +594,8 @@ def _groupby(state):
         yield state.current, _group(state, state.turn)
 
 
-class _GroupBy:
-    """What `groupby_` shares with its groups."""
-
-    def __init__(self, iterator, key):
-        self.iterator, self.key, self.keyed = iterator, key, key is not None
-        self.filled = self.targeted = False
-        self.value = self.current = self.target = None
-        self.turn = 0
-
-
-def _new_turn(state):
-    state.turn += 1
-
-
-def _is_turn(state, turn):
-    return state.turn == turn
-
-
-def _identical(a, b):
-    return a is b
-
-
 def _same_key(a, b):
-    return nooverdub(_identical)(a, b) or seen(a == b)
+    return support.identical(a, b) or seen(a == b)
 
 
 def _groupby_step(state):
@@ -759,7 +610,7 @@ def _groupby_step(state):
 
 
 def _group(state, turn):
-    while nooverdub(_is_turn)(state, turn):
+    while support.is_turn(state, turn):
         if state.filled or _groupby_step(state):
             if _same_key(state.target, state.current):
                 state.filled = False

@@ -1,6 +1,7 @@
 """The transform pipeline: the steps, in order, and the cache in front of them.
 
-    1. locate   the function's original syntax (or its registered generated tree)
+    1. locate   the function's original syntax (or its registered generated tree),
+                its module's native calls marked (`nativecalls`)
     2. check    that the source is what the function was compiled from
     3. lower    operators into calls of `operator` functions
     4. passes   the user's passes, in order
@@ -31,10 +32,10 @@ from typing import Any, Callable
 
 import attrs
 
-from contexts._calls import resolve_markers, rewrite_calls
+from contexts._calls import mark_native_calls, resolve_markers, rewrite_calls
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
-from contexts._marks import is_quiet
+from contexts._marks import is_quiet, native_callees
 from contexts._names import PREFIX, Hidden, is_literal, level_of
 from contexts._source import (Located, PerCode, NoSource, _registry, locate,
                               register_generated)
@@ -130,6 +131,8 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
     and its hidden names and cells (with `hoist`, all of them)."""
     tree = function_node(located)
     generated = _registry.get(code) is located
+    if not generated:  # a generated tree has its markers resolved already
+        tree = mark_native_calls(tree, native_callees(code))
     hidden = Hidden(level_of(tree) if generated else 0)
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)

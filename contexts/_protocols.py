@@ -11,6 +11,7 @@ Otherwise the operator runs exactly as before: natively, or through `fallback`.
 
 from __future__ import annotations
 
+import builtins as native
 import operator
 import types
 from typing import Any, Callable
@@ -18,10 +19,11 @@ from typing import Any, Callable
 from contexts._canonical import class_attribute
 from contexts._operators import (BINARY_METHODS, COMPARE_METHODS, DIRECT_METHODS,
                                  INPLACE_METHODS, INPLACE_SYMBOLS, SYMBOLS)
-from contexts._marks import nooverdub, quietmodule, seen
+from contexts._marks import nativecalls, nooverdub, quietmodule, seen
 from contexts._models import iterator_of
 
 quietmodule(__name__)  # hooks see the dunders `perform` calls, not its own steps
+nativecalls(__name__, "native", "operator", "_answers", "_result", "_unanswered")
 
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
                            list, tuple, dict, set, frozenset, range, slice})
@@ -56,15 +58,15 @@ def dispatcher(op: Callable, foreign: Callable, perform: Callable) -> Callable:
 def perform(op, steps, args):
     """Call the planned methods in order (in the context); the first answer wins."""
     for method, operands, python in steps:
-        if nooverdub(operator.is_)(method, search):  # the engine's loop: in the context, unseen
+        if operator.is_(method, search):  # the engine's loop: in the context, unseen
             result = method(*operands)
         elif python:
             result = seen(method(*operands))
         else:
             result = nooverdub(method)(*operands)
-        if nooverdub(_answers)(op, result):
-            return nooverdub(_result)(op, result)
-    return nooverdub(_unanswered)(op, args)
+        if _answers(op, result):
+            return _result(op, result)
+    return _unanswered(op, args)
 
 
 def plan(op: Callable, args: tuple) -> list | None:
@@ -113,7 +115,7 @@ def search(container, item):
     except TypeError:
         elements = None
     if elements is None:  # raised outside the handler: CPython's error has no context
-        kind = nooverdub(type)(container)
+        kind = native.type(container)
         raise TypeError(f"argument of type '{kind.__name__}' is not iterable")
     for element in elements:
         if element is item or seen(element == item):

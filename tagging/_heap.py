@@ -1,6 +1,6 @@
 """Slot storage: reading and writing the metadata of heap slots.
 
-These run natively (the primitives call them through `nooverdub`); they only
+These run natively (the primitives declare them `nativecalls`); they only
 touch plain containers and the store, never call user code. Which Python code
 an attribute access runs is `_routes`; what generators yield is `_channels`.
 """
@@ -187,6 +187,16 @@ def note_item(tag: Tag, container: Any, key: Any, meta: Any) -> None:
         tag.store.record(container, slot, container[key], meta)
 
 
+def record(tag: Tag, container: Any, slot: Any, value: Any, meta: Any) -> None:
+    """Remember `meta` for `value`, just stored natively at `container`'s `slot`."""
+    tag.store.record(container, slot, rawest(value), meta)
+
+
+def forget_items(tag: Tag, container: Any) -> None:
+    """After `container` was emptied of items."""
+    tag.store.replace(rawest(container), {})
+
+
 def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) -> None:
     """Give `target[j]` the metadata of `source[indices[j]]` (or of `source[j]`), and
     the members of a set or dict the metadata they have in `source`."""
@@ -306,6 +316,24 @@ def remap(tag: Tag, container: Any, before: dict, moved: Any, incoming: dict = {
         if found is not None and found[0] is item:
             slots[index] = found
     tag.store.replace(container, slots)
+
+
+def index_of(raw: Any, value: Any) -> int | None:
+    try:
+        return raw.index(value)
+    except ValueError:
+        return None
+
+
+def retag_removed(tag: Tag, result: Any, before: dict, moved: Any) -> Any:
+    """A removed element (from `pop`) gets its metadata back: the one of the
+    position the replayed change removed."""
+    gone = set(before) - set(moved)
+    if len(gone) == 1:
+        raw, meta = before[gone.pop()]
+        if raw is result:
+            return Tagged(tag, result, meta)
+    return result
 
 
 def labelled(pairs: list) -> tuple:

@@ -20,14 +20,15 @@ import itertools
 import operator
 import types
 
-from contexts import nooverdub, recurse
-from contexts.layer import iterator_of, quietmodule, seen
+from contexts import recurse
+from contexts.layer import iterator_of, nativecalls, quietmodule, seen
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging._tagged import Tagged, rawest
 
 _GENERATOR = types.GeneratorType
 quietmodule(__name__)
+nativecalls(__name__, "heap", "_any_flows")
 
 
 def _flows(tag, value) -> bool:
@@ -61,10 +62,10 @@ def _tool(native, twin, iterated=None, nested=False):
         if typed:
             args = args[1:]  # the class, which is `native`
         tag = ctx.tag
-        plain = [nooverdub(heap.own)(a, tag) for a in args]
-        plain_kwargs = {k: nooverdub(heap.own)(v, tag) for k, v in kwargs.items()}
+        plain = [heap.own(a, tag) for a in args]
+        plain_kwargs = {k: heap.own(v, tag) for k, v in kwargs.items()}
         positions = range(len(args)) if iterated is None else iterated(args)
-        if not nooverdub(_any_flows)(tag, args, kwargs, nested):
+        if not _any_flows(tag, args, kwargs, nested):
             return native(*plain, **plain_kwargs)
         probe = list(plain)
         for position in positions:

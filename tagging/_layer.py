@@ -20,8 +20,7 @@ from typing import Any, Callable
 
 import attrs
 
-from contexts import nooverdub
-from contexts.layer import Layer, hide_frames_from, precompile
+from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _iterators as iterators
@@ -31,6 +30,7 @@ from tagging._passes import tagging_pass
 from tagging._store import Store
 from tagging._tagged import Tagged, rawest, wrap
 
+nativecalls(__name__, "_own_arguments", "_foreign_result")
 _serials = itertools.count(1)
 BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS}
 # Operators that may build a container out of containers (foreign results).
@@ -69,8 +69,8 @@ class Tag(Layer):
     def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
         """`f` given arguments without this tag. The call itself is not marked: in
         a context running this one, it is a call there, with the outer tags."""
-        args, kwargs = nooverdub(_own_arguments)(self, args, kwargs)
-        return nooverdub(_foreign_result)(self, f, args, f(*args, **kwargs))
+        args, kwargs = _own_arguments(self, args, kwargs)
+        return _foreign_result(self, f, args, f(*args, **kwargs))
 
     def finish_run(self, ctx: Any) -> None:
         if self.store.added:
@@ -159,7 +159,7 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
 
 def _engine_functions() -> list:
-    """The primitives' functions, whose `nooverdub` markers are compiled away."""
+    """The primitives' functions, whose native calls are compiled as such."""
     modules = {primitives.__name__, iterators.__name__}
     found = {f for module in (primitives, iterators) for f in vars(module).values()
              if isinstance(f, types.FunctionType) and f.__module__ in modules}

@@ -7,14 +7,16 @@ plain value, the shadow store the metadata, and a read gives it back. Each is
 are the markers of `_markers`, answered by the primitives of the same names.
 They are plain Python, so when the tagging context itself runs under another
 one, the outer context runs them and its own primitives see the heap
-operations they make (their machinery is marked `nooverdub`; their temporaries
-holding tagged values are native). Python code a heap operation reaches (a
-property, a `__setattr__`, a `__getitem__`, an `__iter__`, a sort key) runs
-as a call in the context (`call_in`).
+operations they make. Their machinery runs natively, declared once below with
+`nativecalls`: the heap helpers, `rawest`, and the builtins called as
+`native.len(...)`, whose temporaries hold tagged values as they are. Python
+code a heap operation reaches (a property, a `__setattr__`, a `__getitem__`,
+an `__iter__`, a sort key) runs as a call in the context (`call_in`).
 """
 
 from __future__ import annotations
 
+import builtins as native
 import copy
 import functools
 import operator
@@ -22,13 +24,15 @@ import types
 from collections import defaultdict, deque
 
 from contexts import layer as engine
-from contexts import nooverdub, recurse
+from contexts import recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
+
+engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", "rawest")
 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
@@ -60,21 +64,21 @@ def getattr_(ctx, obj, name, *default):
     getter (a property of `Fraction` or `mpf`) is called with the tagged value."""
     tag = ctx.tag
     mine = obj if type(obj) is Tagged and obj.tag is tag else None
-    obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
     receiver = obj if mine is None else mine
-    route = nooverdub(routes.python_getter)(nooverdub(rawest)(obj), name)
+    route = routes.python_getter(rawest(obj), name)
     if route is None:
         if mine is not None:
             return ctx.fallback(getattr, mine, name, *default)
         value = getattr(obj, name, *default)
-        return nooverdub(heap.load_attribute)(tag, obj, name, value)
+        return heap.load_attribute(tag, obj, name, value)
     function, leading, trailing, hook = route
     try:
         if function is None:  # found natively, or else by the Python `__getattr__`
-            value = nooverdub(routes.generic_getattr)(obj, name)
+            value = routes.generic_getattr(obj, name)
         else:
             value = call_in(ctx, function, *leading, receiver, *trailing)
-        return nooverdub(heap.load_attribute)(tag, obj, name, value)
+        return heap.load_attribute(tag, obj, name, value)
     except AttributeError:
         if hook is None:
             if default:
@@ -90,8 +94,8 @@ def getattr_(ctx, obj, name, *default):
 
 def setattr_(ctx, obj, name, value):
     tag = ctx.tag
-    obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
-    route = nooverdub(routes.python_setter)(nooverdub(rawest)(obj), name)
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
+    route = routes.python_setter(rawest(obj), name)
     if route is not None:
         function, leading, takes_name = route
         if takes_name:
@@ -108,77 +112,75 @@ def object_setattr(ctx, obj, name, value):
 
 def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
-    obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
-    inner, meta = nooverdub(heap.split)(value, tag)
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
+    inner, meta = heap.split(value, tag)
     store(obj, name, inner)
-    nooverdub(heap.note_attribute)(tag, obj, name, meta)
+    heap.note_attribute(tag, obj, name, meta)
 
 
 def delattr_(ctx, obj, name):
     tag = ctx.tag
-    obj, name = nooverdub(heap.own)(obj, tag), nooverdub(heap.own)(name, tag)
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
     delattr(obj, name)
-    nooverdub(heap.forget_attribute)(tag, obj, name)
+    heap.forget_attribute(tag, obj, name)
 
 
 # Items -----------------------------------------------------------------------------
 
 def getitem(ctx, container, key):
     tag = ctx.tag
-    container, plain_key, method = nooverdub(heap.item_operands)(tag, container, key,
-                                                                 "__getitem__")
+    container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:
         return call_in(ctx, method, container, plain_key)
-    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+    if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
     value = operator.getitem(container, plain_key)
-    return nooverdub(heap.load_item)(tag, container, plain_key, value)
+    return heap.load_item(tag, container, plain_key, value)
 
 
 def setitem(ctx, container, key, value):
     tag = ctx.tag
-    container, plain_key, method = nooverdub(heap.item_operands)(tag, container, key,
-                                                                 "__setitem__")
+    container, plain_key, method = heap.item_operands(tag, container, key, "__setitem__")
     if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
         return
-    if nooverdub(type)(nooverdub(rawest)(plain_key)) is slice:
-        before = nooverdub(heap.snapshot)(tag, container)
-        moved = nooverdub(heap.positions)(container)
+    if native.type(rawest(plain_key)) is slice:
+        before = heap.snapshot(tag, container)
+        moved = heap.positions(container)
         incoming = _incoming(ctx, value)
         operator.setitem(container, plain_key, [v for v, _ in incoming])
-        labels, metas = nooverdub(heap.labelled)(incoming)
+        labels, metas = heap.labelled(incoming)
         operator.setitem(moved, plain_key, labels)
-        nooverdub(heap.remap)(tag, container, before, moved, metas)
+        heap.remap(tag, container, before, moved, metas)
         return
-    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+    if native.isinstance(rawest(container), dict):
         _dict_store(ctx, container, key, value, operator.setitem)
         return
-    inner, meta = nooverdub(heap.split)(value, tag)
+    inner, meta = heap.split(value, tag)
     operator.setitem(container, plain_key, inner)
-    nooverdub(heap.note_item)(tag, container, plain_key, meta)
+    heap.note_item(tag, container, plain_key, meta)
 
 
 def delitem(ctx, container, key):
     tag = ctx.tag
-    container, key, method = nooverdub(heap.item_operands)(tag, container, key, "__delitem__")
+    container, key, method = heap.item_operands(tag, container, key, "__delitem__")
     if method is not None:
         call_in(ctx, method, container, key)
         return
-    if nooverdub(isinstance)(nooverdub(rawest)(container), dict):
+    if native.isinstance(rawest(container), dict):
         operator.delitem(container, key)
-        nooverdub(heap.forget_entry)(tag, container, key)
+        heap.forget_entry(tag, container, key)
         return
-    before = nooverdub(heap.snapshot)(tag, container)
-    moved = nooverdub(heap.positions)(container)
+    before = heap.snapshot(tag, container)
+    moved = heap.positions(container)
     operator.delitem(container, key)
     operator.delitem(moved, key)
-    nooverdub(heap.remap)(tag, container, before, moved)
+    heap.remap(tag, container, before, moved)
 
 
 def _incoming(ctx, iterable):
     """(value, meta) pairs of an iterable's items, metadata split off."""
-    return [nooverdub(heap.split)(item, ctx.tag) for item in iterate(ctx, iterable)]
+    return [heap.split(item, ctx.tag) for item in iterate(ctx, iterable)]
 
 
 # Iteration -------------------------------------------------------------------------
@@ -188,43 +190,43 @@ def iterate(ctx, iterable, reported=False):
     call of a Python iterable is one hooks see when `reported` (the user's loop),
     not when a builtin's model iterates."""
     tag = ctx.tag
-    raw = nooverdub(rawest)(iterable)
-    kind = nooverdub(type)(raw)
+    raw = rawest(iterable)
+    kind = native.type(raw)
     if kind in _PLAIN_ITERABLES:
-        return nooverdub(heap.own)(iterable, tag)
+        return heap.own(iterable, tag)
     if kind in _KEYED:
         return _iterate_keyed(ctx, iterable, raw)
-    if nooverdub(routes.python_iteration)(kind):  # `__iter__` runs in the context
-        own = nooverdub(heap.own)(iterable, tag)
+    if routes.python_iteration(kind):  # `__iter__` runs in the context
+        own = heap.own(iterable, tag)
         iterator = call_in(ctx, iter, own) if reported else iter_(ctx, own)
-        if nooverdub(routes.python_stepping)(nooverdub(type)(iterator)):
+        if routes.python_stepping(native.type(iterator)):
             iterator = recurse(ctx, engine.drive, iterator)
-        return _retagging(ctx, iterator) if nooverdub(type)(iterator) is _GENERATOR \
+        return _retagging(ctx, iterator) if native.type(iterator) is _GENERATOR \
             else iterator
-    if nooverdub(isinstance)(raw, heap.SEQUENCES):
-        if nooverdub(heap.has_slots)(tag, raw):
-            return _iterate_items(ctx, nooverdub(heap.own)(iterable, tag), raw)
-        return nooverdub(heap.own)(iterable, tag)
-    if nooverdub(isinstance)(raw, heap.KEYED):
+    if native.isinstance(raw, heap.SEQUENCES):
+        if heap.has_slots(tag, raw):
+            return _iterate_items(ctx, heap.own(iterable, tag), raw)
+        return heap.own(iterable, tag)
+    if native.isinstance(raw, heap.KEYED):
         return _iterate_keyed(ctx, iterable, raw)
     if kind is heap.VALUES or kind is heap.ITEMS:
-        mapping = nooverdub(heap.view_mapping)(raw)
-        if not nooverdub(heap.has_slots)(tag, mapping):
-            return nooverdub(heap.own)(iterable, tag)
+        mapping = heap.view_mapping(raw)
+        if not heap.has_slots(tag, mapping):
+            return heap.own(iterable, tag)
         if kind is heap.VALUES:
             return _iterate_values(ctx, mapping)
         return _iterate_pairs(ctx, mapping)
     if kind is _GENERATOR:
-        return _retagging(ctx, nooverdub(heap.own)(iterable, tag))
-    return nooverdub(heap.own)(iterable, tag)  # (not iterable: the site raises its error)
+        return _retagging(ctx, heap.own(iterable, tag))
+    return heap.own(iterable, tag)  # (not iterable: the site raises its error)
 
 
 def _iterate_keyed(ctx, iterable, raw):
     """A set, a dict or its keys (iterated natively): the members keep their metadata."""
-    iterable = nooverdub(heap.own)(iterable, ctx.tag)
-    if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
+    iterable = heap.own(iterable, ctx.tag)
+    if not heap.iterates_with_metadata(ctx.tag, raw):
         return iterable
-    container = nooverdub(heap.view_mapping)(raw) if nooverdub(type)(raw) is heap.KEYS \
+    container = heap.view_mapping(raw) if native.type(raw) is heap.KEYS \
         else raw
     return _iterate_members(ctx, iterable, container)
 
@@ -232,28 +234,28 @@ def _iterate_keyed(ctx, iterable, raw):
 def _retagging(ctx, generator):
     """Iterate a generator, giving back the metadata of what it yields."""
     for item in generator:
-        yield nooverdub(channels.take_yielded)(ctx.tag, generator, item)
+        yield channels.take_yielded(ctx.tag, generator, item)
 
 
 def iter_(ctx, obj, *sentinel):
     """`iter(x)`: over a container with metadata, an iterator that gives it back; the
     native iterator where no Python code runs and there is no metadata."""
     if not sentinel:
-        raw = nooverdub(rawest)(obj)
-        kind = nooverdub(type)(raw)
-        if not nooverdub(routes.python_iteration)(kind):
-            if not nooverdub(heap.iterates_with_metadata)(ctx.tag, raw):
-                return iter(nooverdub(heap.own)(obj, ctx.tag))
-            return recurse(ctx, _each, nooverdub(heap.own)(obj, ctx.tag))
+        raw = rawest(obj)
+        kind = native.type(raw)
+        if not routes.python_iteration(kind):
+            if not heap.iterates_with_metadata(ctx.tag, raw):
+                return iter(heap.own(obj, ctx.tag))
+            return recurse(ctx, _each, heap.own(obj, ctx.tag))
     return recurse(ctx, engine.iter_, obj, *sentinel)
 
 
 def next_(ctx, iterator, *default):
     """`next(it)`: a native iterator steps natively; a generator (which gives back
     metadata) or a Python `__next__` is a call in the context."""
-    kind = nooverdub(type)(nooverdub(rawest)(iterator))
-    if kind is not _GENERATOR and nooverdub(routes.python_method)(kind, "__next__") is None:
-        return next(nooverdub(heap.own)(iterator, ctx.tag), *default)
+    kind = native.type(rawest(iterator))
+    if kind is not _GENERATOR and routes.python_method(kind, "__next__") is None:
+        return next(heap.own(iterator, ctx.tag), *default)
     return recurse(ctx, engine.next_, iterator, *default)
 
 
@@ -264,40 +266,40 @@ def _each(items):
 
 def reversed_(ctx, cls, sequence):
     """`reversed(x)`: over a sequence with metadata, an iterator that gives it back."""
-    raw = nooverdub(rawest)(sequence)
-    kind = nooverdub(type)(raw)
-    if nooverdub(isinstance)(raw, heap.SEQUENCES) and \
-            nooverdub(routes.python_method)(kind, "__reversed__") is None and \
-            nooverdub(routes.python_method)(kind, "__getitem__") is None and \
-            nooverdub(heap.has_slots)(ctx.tag, raw):
-        own = nooverdub(heap.own)(sequence, ctx.tag)
-        return recurse(ctx, engine.reversed_sequence, own, nooverdub(len)(own))
+    raw = rawest(sequence)
+    kind = native.type(raw)
+    if native.isinstance(raw, heap.SEQUENCES) and \
+            routes.python_method(kind, "__reversed__") is None and \
+            routes.python_method(kind, "__getitem__") is None and \
+            heap.has_slots(ctx.tag, raw):
+        own = heap.own(sequence, ctx.tag)
+        return recurse(ctx, engine.reversed_sequence, own, native.len(own))
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
 def generator_next(ctx, generator):
-    generator = nooverdub(heap.own)(generator, ctx.tag)
+    generator = heap.own(generator, ctx.tag)
     value = _GENERATOR.__next__(generator)
-    return nooverdub(channels.take_yielded)(ctx.tag, generator, value)
+    return channels.take_yielded(ctx.tag, generator, value)
 
 
 def generator_send(ctx, generator, value):
     """`gen.send(x)`: the generator gets `x` plain; the `yield` it resumes at
     takes x's metadata from the store."""
     tag = ctx.tag
-    generator = nooverdub(heap.own)(generator, tag)
-    inner, key = nooverdub(channels.note_sent)(tag, generator, value)
+    generator = heap.own(generator, tag)
+    inner, key = channels.note_sent(tag, generator, value)
     try:
         value = _GENERATOR.send(generator, inner)
     finally:
-        nooverdub(channels.forget_sent)(tag, key)
-    return nooverdub(channels.take_yielded)(tag, generator, value)
+        channels.forget_sent(tag, key)
+    return channels.take_yielded(tag, generator, value)
 
 
 def generator_throw(ctx, generator, *args):
-    generator = nooverdub(heap.own)(generator, ctx.tag)
+    generator = heap.own(generator, ctx.tag)
     value = _GENERATOR.throw(generator, *args)
-    return nooverdub(channels.take_yielded)(ctx.tag, generator, value)
+    return channels.take_yielded(ctx.tag, generator, value)
 
 
 # The iterations below are plain Python, so that a context this one runs under
@@ -308,7 +310,7 @@ def _iterate_items(ctx, iterable, raw):
     tag = ctx.tag
     index = 0
     for item in iterable:
-        yield nooverdub(heap.retag_item)(tag, raw, index, item)
+        yield heap.retag_item(tag, raw, index, item)
         index += 1
 
 
@@ -316,14 +318,14 @@ def _iterate_members(ctx, iterable, container):
     """Iterate a set or a dict's keys, giving back the members' metadata."""
     tag = ctx.tag
     for member in iterable:
-        yield nooverdub(heap.retag_member)(tag, container, member)
+        yield heap.retag_member(tag, container, member)
 
 
 def _iterate_values(ctx, mapping):
     """Iterate `mapping.values()` giving back the values' metadata."""
     tag = ctx.tag
     for key, value in dict.items(mapping):
-        yield nooverdub(heap.retag_value)(tag, mapping, key, value)
+        yield heap.retag_value(tag, mapping, key, value)
 
 
 def _iterate_pairs(ctx, mapping):
@@ -332,7 +334,7 @@ def _iterate_pairs(ctx, mapping):
     tag = ctx.tag
     for key, value in dict.items(mapping):
         pair = (key, value)
-        nooverdub(heap.note_pair)(tag, mapping, pair)
+        heap.note_pair(tag, mapping, pair)
         yield pair
 
 
@@ -343,13 +345,13 @@ def unpack(ctx, value, shape):
     positions are unpacked in turn, so every level gets its metadata back.
     """
     iterable = iterate(ctx, value, reported=True)
-    kind = nooverdub(type)(iterable)
-    if not nooverdub(routes.iterable_type)(kind):
+    kind = native.type(iterable)
+    if not routes.iterable_type(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    items = nooverdub(markers.items_to_unpack)(iterable, shape)
-    for index, inner in nooverdub(enumerate)(shape):
-        if type(inner) is tuple and index < nooverdub(len)(items):
-            nooverdub(operator.setitem)(items, index, unpack(ctx, items[index], inner))
+    items = markers.items_to_unpack(iterable, shape)
+    for index, inner in native.enumerate(shape):
+        if type(inner) is tuple and index < native.len(items):
+            native.list.__setitem__(items, index, unpack(ctx, items[index], inner))
     return items
 
 
@@ -366,21 +368,20 @@ def _appender(method, bounded=False):
 
     def primitive(ctx, container, value):
         tag = ctx.tag
-        container = nooverdub(heap.own)(container, tag)
-        inner, meta = nooverdub(heap.split)(value, tag)
-        raw = nooverdub(rawest)(container)
+        container = heap.own(container, tag)
+        inner, meta = heap.split(value, tag)
+        raw = rawest(container)
         if bounded and raw.maxlen is not None:  # a full deque drops its first element
-            before = nooverdub(heap.snapshot)(tag, container)
-            moved = nooverdub(heap.positions)(container)
+            before = heap.snapshot(tag, container)
+            moved = heap.positions(container)
             method(container, inner)
-            labels, metas = nooverdub(heap.labelled)([(inner, meta)])
+            labels, metas = heap.labelled([(inner, meta)])
             method(moved, labels[0])
-            nooverdub(heap.remap)(tag, container, before, moved, metas)
+            heap.remap(tag, container, before, moved, metas)
             return
         method(container, inner)
         if meta is not ABSENT:
-            nooverdub(tag.store.record)(raw, nooverdub(len)(raw) - 1,
-                                        nooverdub(rawest)(inner), meta)
+            heap.record(tag, raw, native.len(raw) - 1, inner, meta)
 
     primitive.__name__ = f"tagged_{method.__name__}"
     return primitive
@@ -399,17 +400,19 @@ def _in_place(method):
     """A list or deque method that moves elements: the same change is replayed on the
     positions, so each element's metadata follows it (`remove` is `index`, then `del`)."""
 
+    position = _ELEMENT_ARGUMENT.get(method)
+
     def primitive(ctx, container, *args, **kwargs):
         tag = ctx.tag
-        container = nooverdub(heap.own)(container, tag)
-        raw = nooverdub(rawest)(container)
-        before = nooverdub(heap.snapshot)(tag, container)
-        moved = nooverdub(heap.positions)(container)
-        incoming = [nooverdub(heap.split)(a, tag) for a in args]
+        container = heap.own(container, tag)
+        raw = rawest(container)
+        before = heap.snapshot(tag, container)
+        moved = heap.positions(container)
+        incoming = [heap.split(a, tag) for a in args]
         plain = [v for v, _ in incoming]
         metas = {}
         if method in _BY_VALUE:
-            where = nooverdub(_index_of)(raw, plain[0])
+            where = heap.index_of(raw, plain[0])
             if where is None:
                 return method(container, *plain)  # raises the method's own error
             del raw[where]
@@ -417,34 +420,15 @@ def _in_place(method):
             result = None
         else:
             result = method(container, *plain, **kwargs)
-            position = nooverdub(_ELEMENT_ARGUMENT.get)(method)
             if position is not None:
-                labels, metas = nooverdub(heap.labelled)([incoming[position]])
+                labels, metas = heap.labelled([incoming[position]])
                 plain[position] = labels[0]
             method(moved, *plain, **kwargs)
-        nooverdub(heap.remap)(tag, container, before, moved, metas)
-        return nooverdub(_retag_removed)(tag, result, before, moved)
+        heap.remap(tag, container, before, moved, metas)
+        return heap.retag_removed(tag, result, before, moved)
 
     primitive.__name__ = f"tagged_{method.__name__}"
     return primitive
-
-
-def _index_of(raw, value):
-    try:
-        return raw.index(value)
-    except ValueError:
-        return None
-
-
-def _retag_removed(tag, result, before, moved):
-    """A removed element (from `pop`) gets its metadata back: the one of the
-    position the replayed change removed."""
-    gone = set(before) - set(moved)
-    if len(gone) == 1:
-        raw, meta = before[gone.pop()]
-        if raw is result:
-            return Tagged(tag, result, meta)
-    return result
 
 
 def _extender(append):
@@ -463,31 +447,31 @@ list_extend = _extender(list_append)
 
 def deque_extendleft(ctx, container, iterable):
     tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
-    before = nooverdub(heap.snapshot)(tag, container)
-    moved = nooverdub(heap.positions)(container)
+    container = heap.own(container, tag)
+    before = heap.snapshot(tag, container)
+    moved = heap.positions(container)
     incoming = _incoming(ctx, iterable)
     deque.extendleft(container, [v for v, _ in incoming])
-    labels, metas = nooverdub(heap.labelled)(incoming)
+    labels, metas = heap.labelled(incoming)
     deque.extendleft(moved, labels)
-    nooverdub(heap.remap)(tag, container, before, moved, metas)
+    heap.remap(tag, container, before, moved, metas)
 
 
 def list_sort(ctx, container, *, key=None, reverse=False):
     """`list.sort`: keys computed in the context, compared natively when they are
     plain scalars, else by the engine's model (with `<` in the context); the
     elements move by a slice store, so their metadata moves with them."""
-    container = nooverdub(heap.own)(container, ctx.tag)
-    items = nooverdub(list)(iterate(ctx, container))  # native temporaries: tagged
+    container = heap.own(container, ctx.tag)
+    items = native.list(iterate(ctx, container))  # native temporaries: tagged
     keys = items
     if key is not None:
-        keys = nooverdub(list)()
+        keys = native.list()
         for item in items:
-            nooverdub(keys.append)(call_in(ctx, key, item))
-    order = nooverdub(heap.native_order)(keys, reverse)
+            native.list.append(keys, call_in(ctx, key, item))
+    order = heap.native_order(keys, reverse)
     if order is None:
         order = recurse(ctx, engine.merge_order, keys, reverse)
-    setitem(ctx, container, nooverdub(slice)(None), nooverdub(heap.pick)(items, order))
+    setitem(ctx, container, native.slice(None), heap.pick(items, order))
 
 
 def sorted_(ctx, iterable, *, key=None, reverse=False):
@@ -501,10 +485,10 @@ def _copier(method):
 
     def primitive(ctx, container, *args):
         tag = ctx.tag
-        container = nooverdub(heap.own)(container, tag)
+        container = heap.own(container, tag)
         copied = method(container, *args)
-        nooverdub(heap.copy_slots)(tag, container, copied)
-        nooverdub(heap.copy_attributes)(tag, container, copied)
+        heap.copy_slots(tag, container, copied)
+        heap.copy_attributes(tag, container, copied)
         return copied
 
     primitive.__name__ = f"tagged_{method.__name__}"
@@ -516,30 +500,30 @@ def reduce_ex(ctx, obj, protocol):
     when the reduction iterates the elements natively, iterators that give back
     their metadata take the place of its element iterators."""
     tag = ctx.tag
-    obj = nooverdub(heap.own)(obj, tag)
-    raw = nooverdub(rawest)(obj)
-    reduce = nooverdub(routes.python_method)(nooverdub(type)(raw), "__reduce__")
+    obj = heap.own(obj, tag)
+    raw = rawest(obj)
+    reduce = routes.python_method(native.type(raw), "__reduce__")
     if reduce is not None:  # what `object.__reduce_ex__` calls, in the context
         return call_in(ctx, reduce, obj)
-    reduced = object.__reduce_ex__(obj, nooverdub(heap.own)(protocol, tag))
-    if nooverdub(type)(reduced) is not tuple or not nooverdub(heap.has_slots)(tag, raw) or \
-            not nooverdub(heap.native_reduction)(nooverdub(type)(raw)):
+    reduced = object.__reduce_ex__(obj, heap.own(protocol, tag))
+    if native.type(reduced) is not tuple or not heap.has_slots(tag, raw) or \
+            not heap.native_reduction(native.type(raw)):
         return reduced
-    parts = nooverdub(list)(reduced)
-    if nooverdub(isinstance)(raw, (set, frozenset)):  # (cls, (members as a list,), state)
-        nooverdub(heap.list_members)(tag, raw, parts[1][0])
-    if nooverdub(len)(parts) > 3 and parts[3] is not None:
+    parts = native.list(reduced)
+    if native.isinstance(raw, (set, frozenset)):  # (cls, (members as a list,), state)
+        heap.list_members(tag, raw, parts[1][0])
+    if native.len(parts) > 3 and parts[3] is not None:
         parts[3] = iter_(ctx, obj)
-    if nooverdub(len)(parts) > 4 and parts[4] is not None:
+    if native.len(parts) > 4 and parts[4] is not None:
         parts[4] = iter_(ctx, dict.items(obj))
-    return nooverdub(tuple)(parts)
+    return native.tuple(parts)
 
 
 def from_iterable(kind):
     """`list(it)`, `tuple(it)`, `deque(it, maxlen)`: elements keep their metadata."""
 
     def primitive(ctx, cls, iterable=(), *args, **kwargs):
-        args, kwargs = nooverdub(heap.own_arguments)(ctx.tag, args, kwargs)
+        args, kwargs = heap.own_arguments(ctx.tag, args, kwargs)
         if args or kwargs:
             cls((), *args, **kwargs)  # the constructor's own errors, before iterating
         out = []
@@ -548,7 +532,7 @@ def from_iterable(kind):
         if cls is list:
             return out
         made = cls(out, *args, **kwargs)
-        nooverdub(heap.move_slots)(ctx.tag, out, made)
+        heap.move_slots(ctx.tag, out, made)
         return made
 
     primitive.__name__ = f"tagged_{kind.__name__}"
@@ -562,7 +546,7 @@ def tuple_new(ctx, cls, iterable=()):
     """`tuple.__new__(cls, items)` (how a namedtuple is made): items keep metadata."""
     out = from_list(ctx, list, iterable)
     made = tuple.__new__(cls, out)
-    nooverdub(heap.move_slots)(ctx.tag, out, made)
+    heap.move_slots(ctx.tag, out, made)
     return made
 
 
@@ -570,19 +554,19 @@ def partial_new(ctx, cls, func, *args, **keywords):
     """`functools.partial(f, *args, **keywords)`: the stored arguments keep metadata
     (the engine's model of calling a partial reads them back in the context)."""
     tag = ctx.tag
-    incoming = [nooverdub(heap.split)(a, tag) for a in args]
-    named = {k: nooverdub(heap.split)(v, tag) for k, v in dict.items(keywords)}
-    func = nooverdub(heap.own)(func, tag)
+    incoming = [heap.split(a, tag) for a in args]
+    named = {k: heap.split(v, tag) for k, v in dict.items(keywords)}
+    func = heap.own(func, tag)
     made = cls(func, *[v for v, _ in incoming],
                **{k: v for k, (v, _) in dict.items(named)})
-    flattened = nooverdub(type)(func) is cls  # `made.args` starts with `func.args`
-    inherited = nooverdub(heap.snapshot)(tag, func.args) if flattened else {}
-    labels, metas = nooverdub(heap.labelled)(incoming)
-    moved = [*nooverdub(range)(nooverdub(len)(func.args) if flattened else 0), *labels]
-    nooverdub(heap.remap)(tag, made.args, inherited, moved, metas)
+    flattened = native.type(func) is cls  # `made.args` starts with `func.args`
+    inherited = heap.snapshot(tag, func.args) if flattened else {}
+    labels, metas = heap.labelled(incoming)
+    moved = [*native.range(native.len(func.args) if flattened else 0), *labels]
+    heap.remap(tag, made.args, inherited, moved, metas)
     for key, (value, meta) in dict.items(named):
         if meta is not ABSENT:
-            nooverdub(tag.store.record)(made.keywords, key, nooverdub(rawest)(value), meta)
+            heap.record(tag, made.keywords, key, value, meta)
     return made
 
 
@@ -597,31 +581,31 @@ def dict_new(ctx, cls, *args, **kwargs):
 
 def defaultdict_new(ctx, cls, *args, **kwargs):
     """`defaultdict(factory, ...)`: the rest is taken as `dict(...)` takes it."""
-    made = cls(*[nooverdub(heap.own)(a, ctx.tag) for a in args[:1]])
+    made = cls(*[heap.own(a, ctx.tag) for a in args[:1]])
     _merge(ctx, made, "dict", args[1:], kwargs)
     return made
 
 
 def dict_update(ctx, container, *args, **kwargs):
-    _merge(ctx, nooverdub(heap.own)(container, ctx.tag), "update", args, kwargs)
+    _merge(ctx, heap.own(container, ctx.tag), "update", args, kwargs)
 
 
 def _merge(ctx, container, name, args, kwargs):
     """`dict.update`: a dict iterated as a dict is merged from its storage, another
     mapping through its `keys()` and `[]`, anything else as pairs."""
     tag = ctx.tag
-    if nooverdub(len)(args) > 1:
-        raise TypeError(f"{name} expected at most 1 argument, got {nooverdub(len)(args)}")
+    if native.len(args) > 1:
+        raise TypeError(f"{name} expected at most 1 argument, got {native.len(args)}")
     if args:
-        other = nooverdub(heap.own)(args[0], tag)
-        raw = nooverdub(rawest)(other)
-        if nooverdub(heap.merges_storage)(raw):
+        other = heap.own(args[0], tag)
+        raw = rawest(other)
+        if heap.merges_storage(raw):
             for key, value in dict.items(other):  # (it may be a frame's `**kwargs`)
-                _dict_store(ctx, container, nooverdub(heap.retag_member)(tag, raw, key),
-                            nooverdub(heap.retag_value)(tag, raw, key, value))
+                _dict_store(ctx, container, heap.retag_member(tag, raw, key),
+                            heap.retag_value(tag, raw, key, value))
         elif getattr_(ctx, other, "keys", ABSENT) is not ABSENT:
             keys = call_in(ctx, getattr_(ctx, other, "keys"))
-            for key in nooverdub(list)(iterate(ctx, keys)):
+            for key in native.list(iterate(ctx, keys)):
                 _dict_store(ctx, container, key, getitem(ctx, other, key))
         else:
             position = 0
@@ -636,15 +620,15 @@ def _merge(ctx, container, name, args, kwargs):
 def _pair(ctx, item, position):
     """An element of `dict(pairs)`, any iterable of two, with CPython's errors."""
     try:
-        items = nooverdub(list)(iterate(ctx, item))
+        items = native.list(iterate(ctx, item))
     except TypeError:
         items = None
     if items is None:
         raise TypeError(f"cannot convert dictionary update sequence element #{position} "
                         "to a sequence")
-    if nooverdub(len)(items) != 2:
+    if native.len(items) != 2:
         raise ValueError(f"dictionary update sequence element #{position} has length "
-                         f"{nooverdub(len)(items)}; 2 is required")
+                         f"{native.len(items)}; 2 is required")
     return items[0], items[1]
 
 
@@ -652,57 +636,57 @@ def _dict_store(ctx, container, key, value, store=dict.__setitem__):
     """`store(container, key, value)`: the value keeps its metadata, and so does the
     key if it is a new one (an equal key already there stays, with its own)."""
     tag = ctx.tag
-    key, key_meta = nooverdub(heap.split)(key, tag)
-    inner, meta = nooverdub(heap.split)(value, tag)
-    before = nooverdub(heap.count)(container)
+    key, key_meta = heap.split(key, tag)
+    inner, meta = heap.split(value, tag)
+    before = heap.count(container)
     store(container, key, inner)
-    nooverdub(heap.note_entry)(tag, container, key, inner, meta)
-    nooverdub(heap.note_member)(tag, container, key, key_meta, before)
+    heap.note_entry(tag, container, key, inner, meta)
+    heap.note_member(tag, container, key, key_meta, before)
 
 
 def dict_setitem(ctx, container, key, value):
     """`dict.__setitem__` (a subclass's `super().__setitem__`)."""
-    _dict_store(ctx, nooverdub(heap.own)(container, ctx.tag), key, value)
+    _dict_store(ctx, heap.own(container, ctx.tag), key, value)
 
 
 def dict_getitem(ctx, container, key):
     """`dict.__getitem__` (a subclass's `super().__getitem__`)."""
-    return _dict_read(ctx, nooverdub(heap.own)(container, ctx.tag), key, dict.__getitem__)
+    return _dict_read(ctx, heap.own(container, ctx.tag), key, dict.__getitem__)
 
 
 def _dict_read(ctx, container, key, read):
     """`read(container, key)`: the value keeps its metadata, and so does a key that
     `__missing__` adds (a defaultdict's)."""
     tag = ctx.tag
-    key, key_meta = nooverdub(heap.split)(key, tag)
-    before = nooverdub(heap.count)(container)
+    key, key_meta = heap.split(key, tag)
+    before = heap.count(container)
     value = read(container, key)
-    nooverdub(heap.note_member)(tag, container, key, key_meta, before)
-    return nooverdub(heap.load_item)(tag, container, key, value)
+    heap.note_member(tag, container, key, key_meta, before)
+    return heap.load_item(tag, container, key, value)
 
 
 def dict_delitem(ctx, container, key):
     """`dict.__delitem__` (a subclass's `super().__delitem__`)."""
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    container, key = heap.own(container, tag), heap.own(key, tag)
     dict.__delitem__(container, key)
-    nooverdub(heap.forget_entry)(tag, container, key)
+    heap.forget_entry(tag, container, key)
 
 
 def dict_get(ctx, container, key, default=None):
     tag = ctx.tag
-    container, key = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag)
+    container, key = heap.own(container, tag), heap.own(key, tag)
     value = dict.get(container, key, ABSENT)
     if value is ABSENT:
         return default
-    return nooverdub(heap.load_item)(tag, container, key, value)
+    return heap.load_item(tag, container, key, value)
 
 
 def dict_pop(ctx, container, key, *default):
     value = dict_get(ctx, container, key, ABSENT)
     if value is ABSENT:
         tag = ctx.tag
-        return dict.pop(nooverdub(heap.own)(container, tag), nooverdub(heap.own)(key, tag),
+        return dict.pop(heap.own(container, tag), heap.own(key, tag),
                         *default)
     dict_delitem(ctx, container, key)
     return value
@@ -710,25 +694,25 @@ def dict_pop(ctx, container, key, *default):
 
 def dict_popitem(ctx, container):
     """`dict.popitem`: the pair keeps the key's and the value's metadata."""
-    container = nooverdub(heap.own)(container, ctx.tag)
+    container = heap.own(container, ctx.tag)
     pair = dict.popitem(container)
-    nooverdub(heap.note_popped)(ctx.tag, container, pair)
+    heap.note_popped(ctx.tag, container, pair)
     return pair
 
 
 def dict_setdefault(ctx, container, key, default=None):
     value = dict_get(ctx, container, key, ABSENT)
     if value is ABSENT:
-        _dict_store(ctx, nooverdub(heap.own)(container, ctx.tag), key, default)
+        _dict_store(ctx, heap.own(container, ctx.tag), key, default)
         return default
     return value
 
 
 def dict_clear(ctx, container):
-    container = nooverdub(heap.own)(container, ctx.tag)
+    container = heap.own(container, ctx.tag)
     dict.clear(container)
-    nooverdub(ctx.tag.store.replace)(nooverdub(rawest)(container), {})
-    nooverdub(heap.forget_members)(ctx.tag, container)
+    heap.forget_items(ctx.tag, container)
+    heap.forget_members(ctx.tag, container)
 
 
 def dict_fromkeys(ctx, iterable, value=None):
@@ -745,12 +729,12 @@ def dict_fromkeys(ctx, iterable, value=None):
 def set_new(ctx, cls, *args, **kwargs):
     """`set(it)`, `frozenset(it)`: the members keep their metadata."""
     tag = ctx.tag
-    args, kwargs = nooverdub(heap.own_arguments)(tag, args, kwargs)
-    if nooverdub(len)(args) != 1 or kwargs:
+    args, kwargs = heap.own_arguments(tag, args, kwargs)
+    if native.len(args) != 1 or kwargs:
         return cls(*args, **kwargs)  # the empty set, or CPython's error
     items = iterate(ctx, args[0])
     if items is args[0] or (cls is frozenset and
-                            nooverdub(type)(nooverdub(rawest)(args[0])) is frozenset):
+                            native.type(rawest(args[0])) is frozenset):
         return cls(args[0])  # nothing to give back, or a frozenset that is its own copy
     out = set()
     for item in items:
@@ -758,17 +742,17 @@ def set_new(ctx, cls, *args, **kwargs):
     if cls is set:
         return out
     made = cls(out)
-    nooverdub(heap.move_members)(tag, out, made)
+    heap.move_members(tag, out, made)
     return made
 
 
 def set_add(ctx, container, member):
     tag = ctx.tag
-    container = nooverdub(heap.own)(container, tag)
-    inner, meta = nooverdub(heap.split)(member, tag)
-    before = nooverdub(heap.count)(container)
+    container = heap.own(container, tag)
+    inner, meta = heap.split(member, tag)
+    before = heap.count(container)
     set.add(container, inner)
-    nooverdub(heap.note_member)(tag, container, inner, meta, before)
+    heap.note_member(tag, container, inner, meta, before)
 
 
 def _remover(method):
@@ -776,23 +760,23 @@ def _remover(method):
 
     def primitive(ctx, container, member):
         tag = ctx.tag
-        container, member = nooverdub(heap.own)(container, tag), nooverdub(heap.own)(member, tag)
+        container, member = heap.own(container, tag), heap.own(member, tag)
         method(container, member)
-        nooverdub(heap.forget_member)(tag, container, member)
+        heap.forget_member(tag, container, member)
 
     primitive.__name__ = f"tagged_{method.__name__}"
     return primitive
 
 
 def set_pop(ctx, container):
-    container = nooverdub(heap.own)(container, ctx.tag)
-    return nooverdub(heap.take_member)(ctx.tag, container, set.pop(container))
+    container = heap.own(container, ctx.tag)
+    return heap.take_member(ctx.tag, container, set.pop(container))
 
 
 def set_clear(ctx, container):
-    container = nooverdub(heap.own)(container, ctx.tag)
+    container = heap.own(container, ctx.tag)
     set.clear(container)
-    nooverdub(heap.forget_members)(ctx.tag, container)
+    heap.forget_members(ctx.tag, container)
 
 
 def _set_operation(method):
@@ -802,12 +786,12 @@ def _set_operation(method):
 
     def primitive(ctx, container, *others):
         tag = ctx.tag
-        container = nooverdub(heap.own)(container, tag)
+        container = heap.own(container, tag)
         pool = {}
-        nooverdub(heap.pool_members)(tag, container, pool)
+        heap.pool_members(tag, container, pool)
         operands = [_pooling(ctx, other, pool) for other in others]
         result = method(container, *operands)
-        nooverdub(heap.settle_members)(tag, container if result is None else result, pool)
+        heap.settle_members(tag, container if result is None else result, pool)
         return result
 
     primitive.__name__ = f"tagged_{method.__name__}"
@@ -820,20 +804,20 @@ def _pooling(ctx, other, pool):
     gives back no metadata, else iterated in the context (lazily, as C would), its
     items' metadata pooled."""
     tag = ctx.tag
-    raw = nooverdub(rawest)(other)
-    kind = nooverdub(type)(raw)
-    if nooverdub(routes.python_iteration)(kind) or kind is _GENERATOR:
+    raw = rawest(other)
+    kind = native.type(raw)
+    if routes.python_iteration(kind) or kind is _GENERATOR:
         return _pooled_items(ctx, other, pool)
-    if nooverdub(isinstance)(raw, heap.KEYED) or kind is heap.KEYS:
-        nooverdub(heap.pool_members)(tag, raw, pool)
-    elif nooverdub(heap.iterates_with_metadata)(tag, raw):
+    if native.isinstance(raw, heap.KEYED) or kind is heap.KEYS:
+        heap.pool_members(tag, raw, pool)
+    elif heap.iterates_with_metadata(tag, raw):
         return _pooled_items(ctx, other, pool)
-    return nooverdub(heap.own)(other, tag)
+    return heap.own(other, tag)
 
 
 def _pooled_items(ctx, iterable, pool):
     for item in iterate(ctx, iterable):
-        yield nooverdub(heap.pool_item)(ctx.tag, item, pool)
+        yield heap.pool_item(ctx.tag, item, pool)
 
 
 # Methods that only read, or store plain values (indices, counts, views)
@@ -843,7 +827,7 @@ def _native(method, iterables=False):
     after the first are iterated by C, so a Python iteration runs in the context."""
 
     def primitive(ctx, *args, **kwargs):
-        args, kwargs = nooverdub(heap.own_arguments)(ctx.tag, args, kwargs)
+        args, kwargs = heap.own_arguments(ctx.tag, args, kwargs)
         if iterables:
             args = [*args[:1], *[_plain_items(ctx, a) for a in args[1:]]]
         return method(*args, **kwargs)
@@ -855,16 +839,16 @@ def _native(method, iterables=False):
 def _plain_items(ctx, iterable):
     """An argument C code will iterate: itself, unless that runs Python code (set
     methods take a set's storage)."""
-    raw = nooverdub(rawest)(iterable)
-    if nooverdub(isinstance)(raw, (set, frozenset)) or \
-            not nooverdub(routes.python_iteration)(nooverdub(type)(raw)):
+    raw = rawest(iterable)
+    if native.isinstance(raw, (set, frozenset)) or \
+            not routes.python_iteration(native.type(raw)):
         return iterable
     return _owned_items(ctx, iterable)
 
 
 def _owned_items(ctx, iterable):
     for item in iterate(ctx, iterable):
-        yield nooverdub(heap.own)(item, ctx.tag)
+        yield heap.own(item, ctx.tag)
 
 
 def display_list(ctx, *items):
@@ -877,7 +861,7 @@ def display_list(ctx, *items):
 def display_tuple(ctx, *items):
     out = display_list(ctx, *items)
     made = tuple(out)
-    nooverdub(heap.move_slots)(ctx.tag, out, made)
+    heap.move_slots(ctx.tag, out, made)
     return made
 
 
@@ -891,7 +875,7 @@ def display_set(ctx, *items):
 def display_dict(ctx, *flat):
     out = {}
     index = 0
-    while index < nooverdub(len)(flat):
+    while index < native.len(flat):
         key, value = flat[index], flat[index + 1]
         if key is markers.DOUBLE_STAR:
             dict_update(ctx, out, value)

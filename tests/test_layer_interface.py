@@ -2,12 +2,16 @@
 door: a small layer written here gets its foreign calls, its built-in primitives
 and its end-of-run call from the engine."""
 
+import importlib
 import math
+import sys
 
 import pytest
 
-from contexts import Context, overdub, similarcontext
+import tagging  # noqa: F401  (its modules declare native calls too)
+from contexts import Context, _marks, overdub, similarcontext
 from contexts.layer import Layer
+from tests.engine_helpers import Trace, name_of
 
 
 class Watching(Layer):
@@ -66,3 +70,62 @@ def test_the_tag_field_holds_a_layer_or_nothing():
     with pytest.raises(TypeError, match="contexts.layer.Layer"):
         similarcontext(Context(), tag="a tag")
     assert similarcontext(Context(), tag=None).tag is None
+
+
+# Native calls declared once per module ------------------------------------------------
+
+ENGINE_MODULE = '''
+import builtins as native
+import math
+
+from contexts.layer import nativecalls
+
+nativecalls(__name__, "native", "helper", "math")
+
+
+def helper(x):
+    return abs(x)
+
+
+def machinery(xs):
+    """Declared calls run natively; `len` and `sorted` stay calls in the context."""
+    total = helper(-1.0) + math.sqrt(4.0) + native.len(xs)
+    return total + len(sorted(xs))
+'''
+
+
+@pytest.fixture
+def engine_module(tmp_path, monkeypatch):
+    (tmp_path / "declared_natives.py").write_text(ENGINE_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("declared_natives")
+    yield module
+    sys.modules.pop("declared_natives", None)
+
+
+def test_a_module_declares_its_native_calls_once(engine_module):
+    trace = Trace()
+    assert overdub(trace, engine_module.machinery, [3, 1]) == engine_module.machinery([3, 1])
+    seen_callees = {name_of(f) for f in trace.callees}
+    assert {"len", "sorted"} <= seen_callees
+    assert not seen_callees & {"helper", "sqrt", "abs"}  # nor anything `helper` calls
+    assert sum(1 for f in trace.callees if f is len) == 1  # `native.len` is not seen
+
+
+def test_a_layer_sees_no_attribute_load_of_a_declared_native_module(engine_module):
+    layer = Watching()
+    ctx = similarcontext(Context(), tag=layer)
+    # the layer answers the plain `len` (100), not `native.len` (2)
+    assert overdub(ctx, engine_module.machinery, [3, 1]) == 1.0 + 2.0 + 2 + 100
+    assert "getattr" not in layer.foreign and "sqrt" not in layer.foreign
+    assert "add" in layer.foreign  # the undeclared operators are still the layer's
+
+
+def test_every_declared_native_name_is_a_global_of_its_module():
+    ours = [m for name, m in list(sys.modules.items())
+            if name.split(".")[0] in ("contexts", "tagging", "ad")]
+    declaring = [m for m in ours if m.__file__ in _marks._native_names]
+    assert {m.__name__ for m in declaring} >= {"contexts._models", "tagging._primitives"}
+    for module in declaring:
+        names = _marks._native_names[module.__file__]
+        assert names <= vars(module).keys(), (module.__name__, names - vars(module).keys())

@@ -20,7 +20,7 @@ keyed by its function and its receiver is passed first, undifferentiated.
 from __future__ import annotations
 
 import types
-from typing import Any, Callable
+from typing import Callable
 
 import attrs
 
