@@ -120,6 +120,11 @@ class Layer:
         """A call the context does not look into (the default `fallback`)."""
         return f(*args, **kwargs)
 
+    def foreign_runner(self, ctx: Any, f: Callable) -> Callable:
+        """What runs for the foreign callee `f` when `ctx` keeps the default `fallback`:
+        `call_foreign` for `f`, made once per callee (a layer may make it faster)."""
+        return lambda *args, **kwargs: self.call_foreign(ctx, f, args, kwargs)
+
     def finish_run(self, ctx: Any) -> None:
         """An `overdub` of `ctx` has returned or raised."""
 

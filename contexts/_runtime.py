@@ -165,8 +165,10 @@ class Runtime:
         return found
 
     def foreign(self, f: Callable) -> Callable:
-        if "fallback" in self.profile.hooks or self.layer is not None:
+        if "fallback" in self.profile.hooks:
             return functools.partial(self.ctx.fallback, f)
+        if self.layer is not None:  # the default `fallback`: the layer's `call_foreign`
+            return self.layer.foreign_runner(self.ctx, f)
         return f
 
     # Cells ------------------------------------------------------------------

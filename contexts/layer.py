@@ -12,7 +12,9 @@ engine:
 * fills the cells those passes name from `cells(runtime)`;
 * asks `builtin(ctx, key, f)` what runs for a callee before the context's own
   `overdub` (a user `@primitive` on the same function still wins);
-* makes the default `fallback` call `call_foreign(ctx, f, args, kwargs)`;
+* makes the default `fallback` call `call_foreign(ctx, f, args, kwargs)`, and
+  runs a foreign callee `f` through `foreign_runner(ctx, f)`, made once per
+  callee, when the context keeps that default;
 * calls `finish_run(ctx)` when an `overdub` of the context returns or raises.
 
 `Layer` (defined beside `Context`) has a method for each of these, doing

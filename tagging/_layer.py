@@ -72,12 +72,48 @@ class Tag(Layer):
         args, kwargs = _own_arguments(self, args, kwargs)
         return _foreign_result(self, f, args, f(*args, **kwargs))
 
+    def foreign_runner(self, ctx: Any, f: Callable) -> Callable:
+        return _foreign_runner(self, f)
+
     def finish_run(self, ctx: Any) -> None:
         if self.store.added:
             self.store.sweep()
 
     def cells(self, runtime: Any) -> dict:
         return _cells(self, runtime)
+
+
+def _foreign_runner(tag: Tag, f: Callable) -> Callable:
+    """`call_foreign` for one callee, in one frame for one or two arguments (an
+    operator's). Plain Python, so a context running this one sees its call of `f`."""
+    store = tag.store
+
+    def run(*args, **kwargs):
+        if kwargs or len(args) > 2:
+            args, kwargs = _own_arguments(tag, args, kwargs)
+            return _foreign_result(tag, f, args, f(*args, **kwargs))
+        if len(args) == 2:
+            a, b = args
+            if type(a) is Tagged and a.tag is tag:
+                a = a.value
+            if type(b) is Tagged and b.tag is tag:
+                b = b.value
+            result = f(a, b)
+            args = (a, b)
+        elif args:
+            a, = args
+            if type(a) is Tagged and a.tag is tag:
+                a = a.value
+            result = f(a)
+            args = (a,)
+        else:
+            result = f()
+        if type(result) in _BUILT and (store.entries or store.members):
+            return _foreign_result(tag, f, args, result)
+        return result
+
+    run.__name__ = f"foreign_{getattr(f, '__name__', 'call')}"
+    return run
 
 
 def _own_arguments(tag: Tag, args: tuple, kwargs: dict) -> tuple:

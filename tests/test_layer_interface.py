@@ -66,6 +66,35 @@ def test_the_end_of_a_run_is_told_when_it_raises_too():
     assert layer.runs == 1
 
 
+class Runners(Layer):
+    """Makes its own runner for each foreign callee, counting how many it made."""
+
+    def __init__(self):
+        self.made = []
+
+    def foreign_runner(self, ctx, f):
+        self.made.append(f)
+        return lambda *args: -f(*args) if f is math.sqrt else f(*args)
+
+
+def roots(n):
+    return [math.sqrt(i) for i in range(n)]
+
+
+class OwnFallback(Context):
+    def fallback(self, f, *args, **kwargs):
+        return f(*args, **kwargs)
+
+
+def test_a_foreign_callee_gets_the_layers_runner_made_once():
+    layer = Runners()
+    ctx = similarcontext(Context(), tag=layer)
+    assert overdub(ctx, roots, 5) == [-math.sqrt(i) for i in range(5)]
+    assert layer.made.count(math.sqrt) == 1
+    # a context's own `fallback` is what runs foreign calls then, not the runner
+    assert overdub(similarcontext(OwnFallback(), tag=Runners()), roots, 3) == roots(3)
+
+
 def test_the_tag_field_holds_a_layer_or_nothing():
     with pytest.raises(TypeError, match="contexts.layer.Layer"):
         similarcontext(Context(), tag="a tag")
