@@ -47,9 +47,9 @@ def own_init(obj: Any) -> Any:
     return None if init is object.__init__ else init
 
 
-def check_init_result(result: Any) -> None:
-    if result is not None:
-        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+def bad_init_result(kind: type) -> TypeError:
+    """CPython's error for an `__init__` that returned a `kind` value."""
+    return TypeError(f"__init__() should return None, not '{kind.__name__}'")
 
 
 def dataclass_fields(cls: type, self: Any, args: tuple, kwargs: dict) -> tuple:

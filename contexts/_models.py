@@ -51,10 +51,13 @@ def construct(cls, /, *args, **kwargs):
         init = support.own_init(obj)
         if not init:
             native.object.__init__(obj, *args, **kwargs)
-        elif support.is_python(init):
-            support.check_init_result(seen(init(obj, *args, **kwargs)))
+            return obj
+        if support.is_python(init):
+            result = seen(init(obj, *args, **kwargs))
         else:
-            support.check_init_result(init(obj, *args, **kwargs))
+            result = init(obj, *args, **kwargs)
+        if result is not None:  # its type asked in the context: a layer's wrapper unwrapped
+            raise support.bad_init_result(type(result))
     return obj
 
 

@@ -20,6 +20,7 @@ from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import Cells, cell_values
 from contexts._compile import bind
+from contexts._model_support import bad_init_result
 from contexts._profile import Profile, profile_of
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._pipeline import Mode, transform
@@ -147,7 +148,10 @@ class Runtime:
         transformed = self.transformed(function)
         if transformed is None:
             return None
-        return functools.partial(transformed, *leading) if leading else transformed
+        general = functools.partial(transformed, *leading) if leading else transformed
+        if function is _models.construct and not self.mode.hooked:
+            return _constructor(key, general, self.dispatch)
+        return general
 
     def transformed(self, f: types.FunctionType) -> Callable | None:
         found = self.functions.get(f)
@@ -229,6 +233,25 @@ def _make_dispatch(resolved: _Resolved, miss: Callable) -> Callable:
             return miss(f)
 
     return dispatch
+
+
+def _constructor(cls: type, general: Callable, dispatch: Callable) -> Callable:
+    """`cls(...)` where no hook must see `__init__`: a Python `__init__` run on what
+    `object.__new__` made, in one frame; any other class by the model (`general`,
+    which an outer context running this one runs instead)."""
+
+    def construct(*args, **kwargs):
+        init = cls.__init__
+        if cls.__new__ is not object.__new__ or type(init) is not types.FunctionType:
+            return general(*args, **kwargs)
+        obj = object.__new__(cls)
+        result = dispatch(init)(obj, *args, **kwargs)
+        if result is not None:  # its type as the context sees it (a layer's wrapper unwrapped)
+            raise bad_init_result(dispatch(type)(result))
+        return obj
+
+    construct.__ovd_slow__ = general
+    return construct
 
 
 def _partially(target: Callable) -> Callable:

@@ -411,3 +411,79 @@ def test_a_dataclass_decorated_again_constructs_with_its_new_fields():
     dataclasses.dataclass(Redecorated)
     result, calls = counted(make, Redecorated, 2.0, 3.0)
     assert (result.x, result.y) == (2.0, 3.0) and reached(Redecorated.__init__, calls)
+
+
+# (d) construction notices a replaced `__init__` or an added `__new__` ----------------
+
+class Built:
+    def __init__(self, x):
+        self.x, self.version = x, 1
+
+
+VERSIONS: list = []  # the `version` of each object `build` made
+
+
+def build(x):
+    obj = Built(x)
+    VERSIONS.append(obj.version)
+    return obj.x
+
+
+def test_a_replaced_init_or_added_new_takes_effect_in_the_same_context():
+    ctx = enabletagging(MetaCtx(), build)
+    x = tag(1.5, ctx, "m")
+
+    def built(expected_version):
+        value = overdub(ctx, build, x)
+        assert VERSIONS.pop() == expected_version
+        assert untag(value, ctx) == 1.5 and metadata(value, ctx) == "m"
+
+    built(1)
+    original = Built.__init__
+    try:
+        def replaced(self, x):
+            self.x, self.version = x, 2
+
+        Built.__init__ = replaced
+        built(2)
+
+        def made_elsewhere(cls, x):
+            obj = object.__new__(cls)
+            obj.version = -1
+            return obj
+
+        Built.__new__ = made_elsewhere  # `__init__` still runs on what it returns
+        built(2)
+    finally:
+        Built.__init__ = original
+        if "__new__" in vars(Built):
+            del Built.__new__  # (CPython's own `Built(x)` then fails in `object.__new__`)
+
+
+class Returning:
+    def __init__(self, x):
+        pass
+
+
+def build_returning(x):
+    return Returning(x)
+
+
+def test_an_init_that_comes_to_return_a_value_fails_as_in_cpython():
+    ctx = enabletagging(MetaCtx(), build_returning)
+    x = tag(1.5, ctx, "m")
+    assert type(overdub(ctx, build_returning, x)) is Returning
+    original = Returning.__init__
+    try:
+        def returns_a_value(self, x):
+            return x
+
+        Returning.__init__ = returns_a_value
+        with pytest.raises(TypeError, match="should return None, not 'float'"):
+            overdub(ctx, build_returning, x)
+        with pytest.raises(TypeError, match="should return None, not 'float'"):
+            Returning(1.5)  # what CPython says, for the same class
+        with pytest.raises(TypeError, match="should return None, not 'float'"):
+            overdub(Counting(metadata=[]), build_returning, 1.5)  # and the model
+    finally:
+        Returning.__init__ = original
