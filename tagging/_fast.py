@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import functools
 import operator
+import types
+from collections import deque
 from typing import Any, Callable
 
 from contexts.layer import GETTERS, SETTERS
@@ -27,11 +29,16 @@ from tagging._tagged import Tagged, wrap
 
 _INDEXED = (list, dict, tuple)
 _STORED = (list, dict)
+# Builtin types whose methods are fixed C descriptors and whose instances have no
+# attributes of their own: `obj.name` is the type's method, bound.
+_FIXED = frozenset({list, dict, set, frozenset, tuple, str, bytes, bytearray, deque})
+_C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType)
 
 
 def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> dict:
-    """The cells `aload`, `astore`, `iload`, `istore`, `iter` (and `quiet_iter`, whose
-    `iter` call hooks do not see) of one tagging context.
+    """The cells `aload`, `astore`, `iload`, `istore`, `method` (what `o.m(...)`
+    calls), `iter` (and `quiet_iter`, whose `iter` call hooks do not see) of one
+    tagging context.
 
     Where the user claims one of the operations with a `@primitive`
     (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
@@ -116,9 +123,33 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         else:
             fast.__ovd_slow__ = slow
             cells[cell] = fast
+    cells["method"] = _method_cell(ctx, dispatch, cells["aload"], claimed(getattr))
     cells["iter"] = iterating(functools.partial(primitives.iterate, ctx, reported=True))
     cells["quiet_iter"] = iterating(functools.partial(primitives.iterate, ctx))
     return cells
+
+
+def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool) -> Callable:
+    """`method(obj, name)`: what `obj.name(...)` runs. A method of a builtin container
+    or string is resolved once per (type, name), and bound; anything else is read
+    and resolved as written. Either way before the arguments are evaluated."""
+    runners: dict = {}
+    bound = types.MethodType
+
+    def method(obj, name):
+        kind = type(obj)
+        if kind in _FIXED and not claimed:
+            runner = runners.get((kind, name))
+            if runner is None:
+                found = getattr(kind, name, None)
+                runner = runners[(kind, name)] = \
+                    dispatch(found) if type(found) in _C_METHODS else False
+            if runner is not False:
+                return bound(runner, obj)
+        return dispatch(aload(obj, name))
+
+    method.__ovd_slow__ = functools.partial(primitives.method_of, ctx, dispatch)
+    return method
 
 
 def _dispatched(dispatch: Callable, operation: Callable, *args: Any) -> Any:

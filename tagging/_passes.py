@@ -173,7 +173,17 @@ class _Tagging(BodyTransformer):
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
                 keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
-        return self.fast_path(node) if self.fast else node
+        if not self.fast:
+            return node
+        if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`
+            node.func.func = name(hidden(self.level, "method"), node.func)
+            setattr(node, NATIVE, self.level)
+            return node
+        return self.fast_path(node)
+
+    def is_fast_load(self, node: ast.expr) -> bool:
+        return (type(node) is ast.Call and type(node.func) is ast.Name
+                and node.func.id == hidden(self.level, "aload"))
 
     def fast_path(self, node: ast.Call) -> ast.expr:
         """A lowered heap operation as a call of its fast path (an outer context

@@ -24,7 +24,7 @@ import types
 from collections import defaultdict, deque
 
 from contexts import layer as engine
-from contexts import recurse
+from contexts import nooverdub, recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
@@ -90,6 +90,12 @@ def getattr_(ctx, obj, name, *default):
         if default:
             return default[0]
         raise
+
+
+def method_of(ctx, dispatch, obj, name):
+    """What `obj.name(...)` calls: the attribute, read as `obj.name` is, resolved
+    (the general path of the `method` cell)."""
+    return nooverdub(dispatch)(getattr_(ctx, obj, name))
 
 
 def setattr_(ctx, obj, name, value):
