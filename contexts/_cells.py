@@ -1,7 +1,7 @@
 """Cell linking: the values a context's transformed code finds in its cells.
 
 Transformed code names its machinery by hidden names, free variables bound
-from cells when the code is bound to a context (`Cells`). Here are their
+from cells when the code is bound to a context (`closure`). Here are their
 values for one runtime: the dispatch table, the call helpers with the hooks
 (pasted in where they allow it), the helpers of implicit calls, the helpers
 of hooked operator sites (made on first use), and the cells of its layer.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import types
+import weakref
 from typing import Any, Callable
 
 from contexts import _implicit_runtime as implicit
@@ -150,23 +151,39 @@ class _OperatorHelpers:
         return fast
 
 
-class Cells:
-    """The cells a transformed function is bound with: hoisted constants, then ours."""
+_OWN, _CONSTANT, _CELL_OF, _RUNTIME = range(4)
+# a transform (`_pipeline`) -> where each free variable of its code comes from
+_recipes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-    def __init__(self, runtime: Any, constants: dict, f: types.FunctionType) -> None:
-        self.runtime = runtime
-        self.constants = constants
-        self.f = f
 
-    def __getitem__(self, identifier: str) -> types.CellType:
-        found = self.constants.get(identifier)
-        if found is not None:
-            return found
-        if "_cellof_" in identifier:  # the cell object of one of f's free variables
-            wanted = identifier[identifier.index("_cellof_") + 8:-2]
-            own = dict(zip(self.f.__code__.co_freevars, self.f.__closure__ or ()))
-            return types.CellType(own[wanted])
-        return self.runtime.cell(identifier)
+def closure(runtime: Any, transform: Any, f: types.FunctionType) -> tuple:
+    """The cells the code `transform` made of `f` is bound with in `runtime`: `f`'s
+    own, the hoisted constants', a cell holding one of `f`'s cells (`cellof_x`, for
+    a layer's pass), and the runtime's. Where each comes from is worked out once
+    per transform."""
+    recipe = _recipes.get(transform)
+    if recipe is None:
+        recipe = _recipes[transform] = _recipe(transform.code, f.__code__,
+                                               transform.constants)
+    own = f.__closure__
+    return tuple(own[where] if kind is _OWN else where if kind is _CONSTANT
+                 else runtime.cell(where) if kind is _RUNTIME else types.CellType(own[where])
+                 for kind, where in recipe)
+
+
+def _recipe(code: types.CodeType, original: types.CodeType, constants: dict) -> tuple:
+    own = original.co_freevars
+    recipe = []
+    for name in code.co_freevars:
+        if name in own:
+            recipe.append((_OWN, own.index(name)))
+        elif name in constants:
+            recipe.append((_CONSTANT, constants[name]))
+        elif "_cellof_" in name:
+            recipe.append((_CELL_OF, own.index(name[name.index("_cellof_") + 8:-2])))
+        else:
+            recipe.append((_RUNTIME, name))
+    return tuple(recipe)
 
 
 def _visible(names: Any) -> Any:

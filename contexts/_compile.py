@@ -170,10 +170,8 @@ def _unprefixed(code: types.CodeType) -> types.CodeType:
                         co_qualname=qualname.replace(_LAMBDA_SCOPE, "<lambda>"))
 
 
-def bind(code: types.CodeType, f: types.FunctionType, cells: dict) -> types.FunctionType:
-    """A function running `code` with `f`'s globals, defaults and (shared) cells."""
-    own = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
-    closure = tuple(own[name] if name in own else cells[name] for name in code.co_freevars)
+def bind(code: types.CodeType, f: types.FunctionType, closure: tuple) -> types.FunctionType:
+    """A function running `code` with `f`'s globals and defaults, and `closure`."""
     new = types.FunctionType(code, f.__globals__, f.__name__, f.__defaults__, closure)
     new.__kwdefaults__ = f.__kwdefaults__
     new.__qualname__ = f.__qualname__

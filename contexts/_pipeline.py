@@ -61,7 +61,7 @@ class Mode:
         return self.protocols and self.layer is None
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # one per (code, mode): known by identity
 class Transform:
     code: types.CodeType
     constants: dict  # hidden name -> cell holding a hoisted object

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
-from contexts._cells import Cells, cell_values
+from contexts._cells import cell_values, closure
 from contexts._compile import bind
 from contexts._model_support import bad_init_result
 from contexts._profile import Profile, profile_of
@@ -164,7 +164,7 @@ class Runtime:
                     warn_unseen(f, str(why))
                 found = None
             else:
-                found = bind(result.code, f, Cells(self, result.constants, f))
+                found = bind(result.code, f, closure(self, result, f))
             self.functions[f] = found
         return found
 
