@@ -25,7 +25,7 @@ from contexts.layer import GETTERS, SETTERS
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
-from tagging._tagged import Tagged, wrap
+from tagging._tagged import Tagged, rawest, wrap
 
 _INDEXED = (list, dict, tuple)
 _STORED = (list, dict)
@@ -44,7 +44,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
     """
     tag = ctx.tag
-    entries, members = tag.store.entries, tag.store.members
+    store = tag.store
+    entries, members, record = store.entries, store.members, store.record
     getters, setters = GETTERS, SETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
     slow_setattr = functools.partial(primitives.setattr_, ctx)
@@ -73,12 +74,21 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
-            setattr(obj, name, value.value)
-            heap.note_attribute(tag, obj, name, value.meta)
+            inner = value.value
+            setattr(obj, name, inner)
+            namespace = getattr(obj, "__dict__", None)
+            if type(namespace) is dict and namespace.get(name) is inner:  # its own slot
+                record(namespace, name, inner, value.meta)
+            else:
+                heap.note_attribute(tag, obj, name, value.meta)
         else:
             setattr(obj, name, value)
             if entries:
-                heap.note_attribute(tag, obj, name, ABSENT)
+                namespace = getattr(obj, "__dict__", None)
+                if type(namespace) is not dict or name not in namespace:
+                    heap.note_attribute(tag, obj, name, ABSENT)
+                elif id(namespace) in entries:
+                    store.forget(namespace, name)
         return None
 
     def iload(container, key):
@@ -123,17 +133,29 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         else:
             fast.__ovd_slow__ = slow
             cells[cell] = fast
-    cells["method"] = _method_cell(ctx, dispatch, cells["aload"], claimed(getattr))
+    def append(container, value):
+        """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
+        if type(value) is Tagged and value.tag is tag:
+            inner = value.value
+            container.append(inner)
+            record(container, len(container) - 1, rawest(inner), value.meta)
+        else:
+            container.append(value)
+
+    own = {} if claimed(list.append) else {(list, "append"): append}
+    cells["method"] = _method_cell(ctx, dispatch, cells["aload"], claimed(getattr), own)
     cells["iter"] = iterating(functools.partial(primitives.iterate, ctx, reported=True))
     cells["quiet_iter"] = iterating(functools.partial(primitives.iterate, ctx))
     return cells
 
 
-def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool) -> Callable:
+def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
+                 own: dict) -> Callable:
     """`method(obj, name)`: what `obj.name(...)` runs. A method of a builtin container
-    or string is resolved once per (type, name), and bound; anything else is read
-    and resolved as written. Either way before the arguments are evaluated."""
-    runners: dict = {}
+    or string is resolved once per (type, name), and bound (the commonest have a
+    fast path of their own, `own`); anything else is read and resolved as written.
+    Either way before the arguments are evaluated."""
+    runners: dict = dict(own)
     bound = types.MethodType
 
     def method(obj, name):
