@@ -30,6 +30,8 @@ from contexts._trampolines import trampoline_for
 _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
               types.WrapperDescriptorType, type, functools.partial)
 
+# The modes in use, so that equal modes are one object (a few per context type).
+_modes: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _PINNED = 256  # bound builtin methods (and so their objects) a context caches at most
 
 
@@ -207,9 +209,10 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
         operators = None  # a pass sees every operator as a call
     # A layer's wrapper answers truth tests itself (with its value's truth).
     truths = profile.intercepts_truth and profile.layer is None
-    return Mode(hooked=profile.hooked, operators=operators,
+    mode = Mode(hooked=profile.hooked, operators=operators,
                 protocols=profile.intercepts_protocols, layer=profile.layer,
                 truths=truths, passes=passes, context_type=type(ctx) if passes else None)
+    return _modes.setdefault(mode, mode)  # one object per mode: cache keys match by identity
 
 
 class _Resolved(dict):
