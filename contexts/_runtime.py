@@ -50,6 +50,7 @@ class Runtime:
         self.bound_methods: list = []  # the bound builtin methods `resolved` holds
         # Weakly keyed: a closure made afresh on every call is not kept alive here.
         self.functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.closures: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.dispatch = _make_dispatch(self.resolved, self._miss)
         self.values, self.operator_helpers = cell_values(self)
@@ -58,11 +59,17 @@ class Runtime:
     # Resolution -----------------------------------------------------------
 
     def _miss(self, f: Callable) -> Callable:
-        if type(f) is types.BuiltinFunctionType and _bound_to_an_object(f):
+        kind = type(f)
+        if kind is types.FunctionType and f.__closure__:
+            # closures are often made afresh: kept weakly, not pinned in `resolved`
+            target = self.closures.get(f)
+            if target is None:
+                target = self.closures[f] = self.resolve(f, primitives=True)
+            return target
+        if kind is types.BuiltinFunctionType and _bound_to_an_object(f):
             return self._bound_builtin(f)
         target = self.resolve(f, primitives=True)
-        if isinstance(f, _CACHEABLE) and _identity_hashed(f) and not getattr(
-                f, "__closure__", None):  # closures are often made afresh: not pinned
+        if isinstance(f, _CACHEABLE) and _identity_hashed(f):
             self.resolved[f] = target
         return target
 

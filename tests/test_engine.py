@@ -22,6 +22,7 @@ import attrs
 import pytest
 
 from contexts import Context, canrecurse, context, lowered, overdub, primitive
+from contexts._runtime import Runtime
 from tests.engine_helpers import Events, Trace, name_of
 
 
@@ -1326,3 +1327,27 @@ def test_bound_builtin_methods_pin_a_bounded_number_of_objects():
     alive = sum(ref() is not None for ref in refs)
     assert alive <= 256  # the cache of bound methods is emptied when it is full
     assert overdub(ctx, append_to_many, 3)  # and the context still works
+
+
+def call_closures(count):
+    """Makes `count` closures, calls each twice; weak references to them."""
+    refs = []
+    for k in range(count):
+        inner = make_closure(k)
+        inner(1)
+        inner(2)
+        refs.append(weakref.ref(inner))
+    return refs
+
+
+def test_closures_are_resolved_once_each_and_not_kept_alive(monkeypatch):
+    ctx = Quiet()
+    resolved = []
+    resolve = Runtime.resolve
+    monkeypatch.setattr(Runtime, "resolve",
+                        lambda self, f, primitives: resolved.append(
+                            getattr(f, "__name__", None)) or resolve(self, f, primitives))
+    refs = overdub(ctx, call_closures, 50)
+    assert resolved.count("inner") == 50  # once each, though each is called twice
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0
