@@ -147,6 +147,13 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     mine = ctx.tag
 
     def constant(*args, **kwargs):
+        if len(args) == 2 and not kwargs:  # `<`, `is`, `isinstance`: unrolled
+            a, b = args
+            return f(a.value if type(a) is Tagged and a.tag is mine else a,
+                     b.value if type(b) is Tagged and b.tag is mine else b)
+        if len(args) == 1 and not kwargs:  # `not`, `type`, `len`
+            a, = args
+            return f(a.value if type(a) is Tagged and a.tag is mine else a)
         return f(*[a.value if type(a) is Tagged and a.tag is mine else a for a in args],
                  **{k: v.value if type(v) is Tagged and v.tag is mine else v
                     for k, v in kwargs.items()})
