@@ -19,7 +19,7 @@ from contexts import _models
 from contexts._canonical import NOSELF, split
 from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
 from contexts._inline import inline_hook
-from contexts._marks import nativecalls, nooverdub
+from contexts._marks import nativecalls, nooverdub, shortcut
 from contexts._operator_sites import NATIVE_OPERANDS
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._tracebacks import PASTED
@@ -65,7 +65,7 @@ def _helpers(runtime: Any, pre: Callable | None, post: Callable | None,
     """The call helpers, with the hooks' bodies pasted in where they allow it, and
     the maker of the operator sites' helpers.
 
-    Helpers with pasted hooks carry the plain ones as `__ovd_slow__`: an
+    Helpers with pasted hooks are `shortcut`s of the plain ones: an
     outer context runs those, and sees the hook calls.
     """
     claimed = _claimed_operators(runtime)
@@ -84,7 +84,7 @@ def _helpers(runtime: Any, pre: Callable | None, post: Callable | None,
         return helpers, operator_helpers
     fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
     for slow, helper in zip(helpers, fast):
-        helper.__ovd_slow__ = slow
+        shortcut(helper, slow)
     helpers = tuple(helper if helper.__code__ in PASTED else slow
                     for slow, helper in zip(helpers, fast))
     return helpers, operator_helpers
@@ -125,7 +125,7 @@ class _OperatorHelpers:
 
     The helper knows its operator, and which operands are builtin constants
     at the site, so it tests only the others before running the operator
-    natively. It carries the general helper as `__ovd_slow__`, for outer contexts.
+    natively. It is a `shortcut` of the general helper, for outer contexts.
     """
 
     def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
@@ -147,7 +147,7 @@ class _OperatorHelpers:
         arguments = (*self.arguments, function, self.values["truth"])
         slow, = operator_helper_factory(*shape, False)(*arguments)
         fast, = operator_helper_factory(*shape, True, *self.pasted)(*arguments)
-        fast.__ovd_slow__ = slow
+        shortcut(fast, slow)
         return fast
 
 

@@ -125,7 +125,7 @@ def _factory(key: tuple, label: str, prehook: bool, posthook: bool, forms: list,
              pasted_pre: InlineHook | None, pasted_post: InlineHook | None,
              extra: str = "", nested: bool = True):
     """The cached factory of `forms`; `nested`: an outer context may run its helpers
-    (a fast helper never is: it carries `__ovd_slow__`)."""
+    (a fast helper never is: it is a `shortcut` of a general one)."""
     first = pasted_pre or pasted_post
     with _lock:
         cache = _factories if first is None else _pasted.setdefault(first, {})

@@ -67,6 +67,17 @@ def is_quiet(code: types.CodeType) -> bool:
     return code.co_filename in _quiet_files
 
 
+SLOW = "__ovd_slow__"  # where `shortcut` records the general function
+
+
+def shortcut(fast: Any, general: Any) -> Any:
+    """Mark the function `fast` a shortcut of `general` (same results, fewer steps):
+    a context running the code that calls `fast` runs `general` instead, so what
+    it sees of the call is the general steps. Returns `fast`."""
+    setattr(fast, SLOW, general)
+    return fast
+
+
 def slotlike(f: Any) -> Any:
     """Mark a dunder written in Python to be run as a C slot would be: natively,
     unseen by hooks, by the operators a context runs (a wrapper type's dunders)."""

@@ -20,6 +20,7 @@ from contexts import _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import cell_values, closure
 from contexts._compile import bind
+from contexts._marks import SLOW, shortcut
 from contexts._model_support import bad_init_result
 from contexts._profile import Profile, profile_of
 from contexts._operators import OPERATOR_FUNCTIONS
@@ -104,9 +105,9 @@ class Runtime:
 
     def _binding(self, f: Callable, key: Any, primitives: bool) -> Callable:
         """`(f, bound) -> what runs`: how the canonical `key` runs, bound to `bound`."""
-        if type(key) is types.FunctionType and "__ovd_slow__" in key.__dict__:
+        if type(key) is types.FunctionType and SLOW in key.__dict__:
             # an inner context's fast path: run the general code it stands for
-            stands_for = key.__ovd_slow__
+            stands_for = key.__dict__[SLOW]
             return lambda f, bound: self.resolve(stands_for, primitives)
         if primitives:
             method = self.primitive_for(f, key)
@@ -260,8 +261,7 @@ def _constructor(cls: type, general: Callable, dispatch: Callable) -> Callable:
             raise bad_init_result(dispatch(type)(result))
         return obj
 
-    construct.__ovd_slow__ = general
-    return construct
+    return shortcut(construct, general)
 
 
 def _partially(target: Callable) -> Callable:

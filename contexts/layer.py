@@ -34,7 +34,7 @@ from contexts._context import Layer, NoMetaData
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
-from contexts._marks import nativecalls, quietmodule, seen, slotlike
+from contexts._marks import nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
                               reversed_sequence)
@@ -51,7 +51,8 @@ __all__ = [
     "GETTERS", "SETTERS",
     # models of builtins, and the engine-side markers
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "merge_order",
-    "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "precompile",
+    "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
+    "precompile",
     "hide_frames_from",
     # building passes
     "BodyTransformer", "CALLER_NAMES", "NATIVE", "call", "constant", "hidden", "name",

@@ -8,7 +8,7 @@ frame: a plain object whose attribute lookup runs no Python code, an exact
 has metadata), a tuple or list none of whose elements has metadata.
 Anything else (a property, a `__setattr__`, a subclass's `__getitem__`, a
 slice, a tagged container or key) goes to the general primitive in
-`_primitives`. Each closure records that primitive as `__ovd_slow__`: a
+`_primitives`. Each closure is a `shortcut` of that primitive: a
 context running the tagging context's code under its own runs the primitive
 instead, so the outer context sees every step of it.
 """
@@ -21,7 +21,7 @@ import types
 from collections import deque
 from typing import Any, Callable
 
-from contexts.layer import GETTERS, SETTERS
+from contexts.layer import GETTERS, SETTERS, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging._store import ABSENT
@@ -120,8 +120,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                 return iterable
             return slow(iterable)
 
-        iterate.__ovd_slow__ = slow
-        return iterate
+        return shortcut(iterate, slow)
     paths = {"aload": (aload, getattr, slow_getattr),
              "astore": (astore, setattr, slow_setattr),
              "iload": (iload, operator.getitem, slow_getitem),
@@ -131,8 +130,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         if claimed(operation):
             cells[cell] = functools.partial(_dispatched, dispatch, operation)
         else:
-            fast.__ovd_slow__ = slow
-            cells[cell] = fast
+            cells[cell] = shortcut(fast, slow)
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
         if type(value) is Tagged and value.tag is tag:
@@ -170,8 +168,7 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
                 return bound(runner, obj)
         return dispatch(aload(obj, name))
 
-    method.__ovd_slow__ = functools.partial(primitives.method_of, ctx, dispatch)
-    return method
+    return shortcut(method, functools.partial(primitives.method_of, ctx, dispatch))
 
 
 def _dispatched(dispatch: Callable, operation: Callable, *args: Any) -> Any:
