@@ -55,26 +55,23 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
     call this for every result, so the accepted (value type, metadata type)
     pairs are remembered, until a context class changes what it allows.
     """
-    own = getattr(ctx, "tag", None)
+    try:
+        own = ctx.tag
+    except AttributeError:
+        own = None
     if type(own) is not Tag or type(ctx) is Tagged:
         raise TypeError(
             f"cannot tag a value for {type(ctx).__name__} without tagging: make the "
             "context with enabletagging(ctx, f) first")
-    value_type = kind = type(value)
-    if kind is Tagged:
-        if value.tag is own:
-            raise ValueError(f"{value!r} is already tagged for this context; untag it first")
-        value_type = type(rawest(value))
+    kind = type(value)
     meta_type = type(meta)
-    if meta_type is Tagged:
-        meta_type = type(rawest(meta))
-    if meta_type is not NoMetaData:
-        key = (type(ctx), value_type, meta_type)
-        if own.accepted.get(key) != class_version[0]:
-            if _accepted.get(key) != class_version[0]:
-                _check_metadata(type(ctx), value_type, rawest(meta))
-                _accepted[key] = class_version[0]
-            own.accepted[key] = class_version[0]
+    if kind is Tagged or meta_type is Tagged:  # a value of another context: its plain types
+        if kind is Tagged and value.tag is own:
+            raise ValueError(f"{value!r} is already tagged for this context; untag it first")
+        _accept(own, type(ctx), type(rawest(value)), rawest(meta))
+    elif meta_type is not NoMetaData and \
+            own.accepted.get((type(ctx), kind, meta_type)) != class_version[0]:
+        _accept(own, type(ctx), kind, meta)
     tagged = _new(Tagged)
     tagged.tag = own
     tagged.value = value * 1.0 if kind is float else fresh(value)
@@ -85,6 +82,19 @@ def tag(value: Any, ctx: Context, meta: Any = _NO_METADATA) -> Tagged:
 # (context type, value type, metadata type) -> the class version it was accepted at;
 # each tag keeps a copy, which is quicker to ask
 _accepted: dict = {}
+
+
+def _accept(own: Tag, ctx_type: type, value_type: type, meta: Any) -> None:
+    """Check `meta` against `metadatatype` once per (context, value, metadata) types
+    and class version."""
+    if type(meta) is NoMetaData:
+        return
+    key = (ctx_type, value_type, type(meta))
+    if own.accepted.get(key) != class_version[0]:
+        if _accepted.get(key) != class_version[0]:
+            _check_metadata(ctx_type, value_type, meta)
+            _accepted[key] = class_version[0]
+        own.accepted[key] = class_version[0]
 
 
 def _check_metadata(ctx_type: type, value_type: type, meta: Any) -> None:
