@@ -21,7 +21,8 @@ engine:
 nothing by default. The rest of this module is the engine's parts a layer may
 build on: its view of types (`class_attribute`, the attribute routes, the
 type-checked caches), the models of builtins to `recurse` into, pass-building
-helpers and the markers' compiler. A layer uses these and the public API,
+helpers, the markers (`nativecalls`, `quietmodule` and `seen`, `shortcut`,
+`slotlike`) and their compiler. A layer uses these and the public API,
 never a private module.
 """
 

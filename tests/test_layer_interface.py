@@ -10,7 +10,7 @@ import pytest
 
 import tagging  # noqa: F401  (its modules declare native calls too)
 from contexts import Context, _marks, overdub, similarcontext
-from contexts.layer import Layer
+from contexts.layer import Layer, shortcut
 from tests.engine_helpers import Trace, name_of
 
 
@@ -158,3 +158,27 @@ def test_every_declared_native_name_is_a_global_of_its_module():
     for module in declaring:
         names = _marks._native_names[module.__file__]
         assert names <= vars(module).keys(), (module.__name__, names - vars(module).keys())
+
+
+# Shortcuts ------------------------------------------------------------------------------
+
+def general_double(x):
+    return math.fsum([x, x])
+
+
+def fast_double(x):
+    return 2 * x
+
+
+shortcut(fast_double, general_double)
+
+
+def calls_the_shortcut(x):
+    return fast_double(x)
+
+
+def test_a_context_runs_the_general_function_a_shortcut_stands_for():
+    trace = Trace()
+    assert overdub(trace, calls_the_shortcut, 3.0) == 6.0 == fast_double(3.0)
+    # the call is the one written; what runs in the context is the general body
+    assert trace.callees == [fast_double, math.fsum]
