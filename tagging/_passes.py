@@ -368,7 +368,8 @@ def _nesting(target: ast.Tuple | ast.List) -> tuple:
 def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:
     """The names whose value may leave the frame: every load except a `*name` or
     `**name`, the container of an item read (`getitem`), the iterable of a loop,
-    and an argument of a native (engine) call."""
+    an argument of a native (engine) call, and a value only tested for truth
+    (`if args:`, `not (args or kwargs)`)."""
     variadic = {a.arg for a in (tree.args.vararg, tree.args.kwarg) if a is not None}
     escaping = variadic & cellvars
     iterate = hidden(level, "iter")
@@ -387,8 +388,26 @@ def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:
                 getattr(parent, NATIVE, False) is True or _named(parent.func, iterate) or
                 (_reads_item(parent.func) and parent.args[0] is node)):
             continue
+        if _truth_only(node, parents):
+            continue
         escaping.add(node.id)
     return escaping
+
+
+_TESTED = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
+def _truth_only(node: ast.expr, parents: dict) -> bool:
+    """Whether `node`'s value is only tested for truth: the operand of `not` (lowered
+    to `operator.not_`) or the test of an `if`, `while` or assertion, alone or in an
+    `and`/`or` whose value is itself only tested."""
+    parent = parents.get(node)
+    while isinstance(parent, ast.BoolOp):
+        node, parent = parent, parents.get(parent)
+    if isinstance(parent, _TESTED):
+        return parent.test is node
+    return (isinstance(parent, ast.Call) and parent.args == [node] and not parent.keywords
+            and isinstance(parent.func, ast.Constant) and parent.func.value is operator.not_)
 
 
 def _named(node: ast.expr, identifier: str) -> bool:
@@ -396,9 +415,10 @@ def _named(node: ast.expr, identifier: str) -> bool:
 
 
 def _reads_item(func: ast.expr) -> bool:
-    """`res(operator.getitem)`: the lowered form of `x[i]`."""
-    return isinstance(func, ast.Call) and len(func.args) == 1 and isinstance(
-        func.args[0], ast.Constant) and func.args[0].value is operator.getitem
+    """`operator.getitem`, or `res(operator.getitem)`: the lowered form of `x[i]`."""
+    if isinstance(func, ast.Call) and len(func.args) == 1:
+        func = func.args[0]
+    return isinstance(func, ast.Constant) and func.value is operator.getitem
 
 
 def _fast_path_of(callee: ast.expr) -> tuple | None:

@@ -1634,6 +1634,33 @@ def test_star_args_and_kwargs_reach_the_heap_plain_and_keep_metadata():
     assert leaked_tagged(result) == []
 
 
+def indexed_variadics(*args, **kwargs):
+    """`args` and `kwargs` indexed and tested for truth: they need no rebuilding."""
+    if not (args or kwargs):
+        return None
+    return args[0] if args and not kwargs else kwargs["k"]
+
+
+def stored_variadics(keeper, *args, **kwargs):
+    """Tested for truth, then stored through an `or`, whose value is the tuple itself."""
+    if args or kwargs:
+        keeper.either = args or kwargs
+    return 2
+
+
+def test_variadics_only_indexed_or_tested_stay_as_they_are_and_reach_the_heap_plain():
+    ctx, result = tagged_run(lambda x: indexed_variadics(x, 2.0), (1.5, "m"))
+    assert_carries(result, ctx, 1.5, "m")
+    ctx, result = tagged_run(lambda x: indexed_variadics(k=x), (1.5, "m"))
+    assert_carries(result, ctx, 1.5, "m")
+    keeper = Keeper()
+    ctx, result = tagged_run(lambda x, k: stored_variadics(k, x, 2.0), (1.5, "m"), keeper)
+    assert result == 2
+    assert type(keeper.either) is tuple and type(keeper.either[0]) is float
+    assert_carries(read(ctx, keeper.either, 0), ctx, 1.5, "m")
+    assert leaked_tagged() == []
+
+
 def default_from_the_run(x):
     def inner(v=x):
         return v
