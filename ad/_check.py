@@ -7,9 +7,10 @@ does not move, and returns 0) gets central differences in double precision:
 Ridders' method, which starts from a step of 1e-5 * max(1, |x|) (smaller if
 f turns within it), shrinks it, extrapolates the differences to step 0
 (Richardson) and estimates its own error, good to about 1e-9. Code that keeps
-mpmath numbers mpmath numbers gets `mpmath.diff` at 40 digits, far beyond double precision, when that agrees with
-the double-precision estimate (an `mpf` that passed through `math.exp` on its
-way may still come out an `mpf`, but only double-precision good).
+mpmath numbers mpmath numbers gets `mpmath.diff` at 40 digits, far beyond double
+precision, when that agrees with the double-precision estimate (an `mpf` that
+passed through `math.exp` on its way may still come out an `mpf`, but only
+double-precision good).
 
 At a complex point both derivatives are taken along the real direction, as `D`
 seeds it: the complex derivative for holomorphic code, the partial derivative

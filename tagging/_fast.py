@@ -121,6 +121,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
             return slow(iterable)
 
         return shortcut(iterate, slow)
+
     paths = {"aload": (aload, getattr, slow_getattr),
              "astore": (astore, setattr, slow_setattr),
              "iload": (iload, operator.getitem, slow_getitem),
@@ -131,6 +132,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
             cells[cell] = functools.partial(_dispatched, dispatch, operation)
         else:
             cells[cell] = shortcut(fast, slow)
+
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
         if type(value) is Tagged and value.tag is tag:
