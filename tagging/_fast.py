@@ -113,10 +113,11 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return None
 
     def iterating(slow):
-        """An `iter` cell: a plain list or tuple as it is, anything else to `slow`."""
+        """An `iter` cell: a `range`, or a plain list or tuple, as it is; anything else
+        to `slow`."""
         def iterate(iterable):
             kind = type(iterable)
-            if (kind is tuple or kind is list) and id(iterable) not in entries:
+            if kind is range or (kind is tuple or kind is list) and id(iterable) not in entries:
                 return iterable
             return slow(iterable)
 
