@@ -63,9 +63,12 @@ class Runtime:
         kind = type(f)
         if kind is types.FunctionType and f.__closure__:
             # closures are often made afresh: kept weakly, not pinned in `resolved`
+            # (nor at all when what runs holds the closure itself: a foreign call)
             target = self.closures.get(f)
             if target is None:
-                target = self.closures[f] = self.resolve(f, primitives=True)
+                target = self.resolve(f, primitives=True)
+                if not _holds(target, f):
+                    self.closures[f] = target
             return target
         if kind is types.BuiltinFunctionType and _bound_to_an_object(f):
             return self._bound_builtin(f)
@@ -262,6 +265,22 @@ def _constructor(cls: type, general: Callable, dispatch: Callable) -> Callable:
         return obj
 
     return shortcut(construct, general)
+
+
+def _holds(target: Any, f: Callable) -> bool:
+    """Whether `target` is `f`, or a partial or closure over it (which would keep a
+    weakly keyed `f` alive)."""
+    if target is f:
+        return True
+    if type(target) is functools.partial:
+        return any(a is f for a in target.args)
+    for cell in getattr(target, "__closure__", None) or ():
+        try:
+            if cell.cell_contents is f:
+                return True
+        except ValueError:  # an empty cell
+            continue
+    return False
 
 
 def _partially(target: Callable) -> Callable:

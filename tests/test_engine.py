@@ -23,6 +23,7 @@ import pytest
 
 from contexts import Context, canrecurse, context, lowered, overdub, primitive
 from contexts._runtime import Runtime
+from contexts.layer import Layer
 from tests.engine_helpers import Events, Trace, name_of
 
 
@@ -1351,3 +1352,28 @@ def test_closures_are_resolved_once_each_and_not_kept_alive(monkeypatch):
     assert resolved.count("inner") == 50  # once each, though each is called twice
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 0
+
+
+def sourceless_closures(count):
+    """`count` closures made from code with no source file, each called once."""
+    namespace: dict = {}
+    exec("def make(k):\n    def inner(x):\n        return x + k\n    return inner", namespace)
+    refs = []
+    for k in range(count):
+        inner = namespace["make"](k)
+        inner(1)
+        refs.append(weakref.ref(inner))
+    return refs
+
+
+class Bare(Layer):
+    """A layer that adds nothing: foreign calls go through its runner."""
+
+
+@pytest.mark.parametrize("make_context", [Quiet, lambda: Context(tag=Bare())])
+def test_closures_run_natively_are_not_kept_alive_either(make_context):
+    ctx = make_context()  # alive while the closures' release is checked
+    refs = overdub(ctx, sourceless_closures, 20)
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0
+    assert overdub(ctx, sourceless_closures, 1)  # and the context still works
