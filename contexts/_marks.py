@@ -16,6 +16,10 @@ The engine's models of builtins live in modules declared with
 the builtin calls back, not the model's own bookkeeping. In such a module a
 call (or operator) runs in the context, as an unhooked call does (primitives,
 a layer's, transformed bodies), and hooks see it only when marked `seen(...)`.
+
+A fast path (a helper with a hook's body pasted in, a layer's heap shortcut)
+is marked `shortcut(fast, general)`: a context running code that calls `fast`
+runs `general`, the steps `fast` stands for, and so sees them.
 """
 
 from __future__ import annotations
