@@ -34,7 +34,6 @@ from contexts._builders import NATIVE, call, is_native, name, placed
 from contexts._names import Hidden
 from contexts._implicit_rewrite import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES
-from contexts._marks import nooverdub
 from contexts._operator_sites import operator_site
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
@@ -63,8 +62,8 @@ def resolve_markers(tree: ast.FunctionDef, hidden: Hidden) -> ast.FunctionDef:
 
 
 def mark_native_calls(tree: ast.FunctionDef, names: frozenset) -> ast.FunctionDef:
-    """Mark `nooverdub` each call whose callee is one of `names` or an attribute
-    reached from one (a module's `nativecalls`)."""
+    """Mark native (as `nooverdub` would) each call whose callee is one of `names` or
+    an attribute reached from one (a module's `nativecalls`)."""
     return _NativeCalls(names).transform_body(tree) if names else tree
 
 
@@ -145,7 +144,7 @@ class _NativeCalls(BodyTransformer):
         if type(root) is ast.Name and root.id in self.names:
             for attribute in path:  # a module's attribute: loaded natively, not lowered
                 setattr(attribute, NATIVE, True)
-            node.func = nooverdub(node.func)
+            setattr(node, NATIVE, True)
         return node
 
 

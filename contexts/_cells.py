@@ -166,9 +166,17 @@ def closure(runtime: Any, transform: Any, f: types.FunctionType) -> tuple:
         recipe = _recipes[transform] = _recipe(transform.code, f.__code__,
                                                transform.constants)
     own = f.__closure__
-    return tuple(own[where] if kind is _OWN else where if kind is _CONSTANT
-                 else runtime.cell(where) if kind is _RUNTIME else types.CellType(own[where])
-                 for kind, where in recipe)
+    cells = []
+    for kind, where in recipe:
+        if kind is _OWN:
+            cells.append(own[where])
+        elif kind is _CONSTANT:
+            cells.append(where)
+        elif kind is _RUNTIME:
+            cells.append(runtime.cell(where))
+        else:  # _CELL_OF
+            cells.append(types.CellType(own[where]))
+    return tuple(cells)
 
 
 def _recipe(code: types.CodeType, original: types.CodeType, constants: dict) -> tuple:
