@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+import contexts
+
+# Where the packages were imported from: the source tree in an editable install,
+# site-packages when CI tests the installed wheel.
+ROOT = Path(contexts.__file__).resolve().parent.parent
 PACKAGES = ("contexts", "tagging", "ad")
 
 
