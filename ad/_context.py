@@ -19,7 +19,7 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, rawest, tagger
 
-from ad._errors import describe, no_rule
+from ad._errors import describe, no_rule, no_source
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
@@ -57,7 +57,7 @@ class Differentiation(Context):
         if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
-            raise no_rule(f, f"its body cannot be run in the context: {canrecurse.why(self, f)}")
+            raise no_source(f, canrecurse.why(self, f))
         result = super().fallback(f, *args, **kwargs)
         if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
             raise no_rule(f)

@@ -44,7 +44,27 @@ def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
                      "would turn into a plain number or keep where the derivative is lost")
     return NonDifferentiableError(
         f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
-        f"Register a forward rule:\n\n"
-        f"    @ad.rule({name})\n"
-        f"    def _(primals, tangents):\n"
-        f"        return value, tangent\n")
+        f"Register a forward rule:\n\n{_rule_template(name)}")
+
+
+def no_source(f: Callable, why: str) -> NonDifferentiableError:
+    """The error for a Python function whose body cannot be read.
+
+    Code typed at the plain REPL or `python -c` (before 3.13), or made by `exec`,
+    keeps no source. The way out is to define it where Python keeps the source: a
+    file, or a notebook cell. A rule is offered only to a function that has a name
+    to register it by: `@ad.rule(__main__.<lambda>)` is not Python.
+    """
+    name = describe(f)
+    message = (f"cannot differentiate through {name} (called at {call_site()}): its body "
+               f"cannot be run in the context: {why}. Define it in a .py file or a "
+               "notebook cell, where Python keeps its source")
+    if "<" not in name:
+        message += f"; or register a forward rule:\n\n{_rule_template(name)}"
+    return NonDifferentiableError(message)
+
+
+def _rule_template(name: str) -> str:
+    return (f"    @ad.rule({name})\n"
+            f"    def _(primals, tangents):\n"
+            f"        return value, tangent\n")

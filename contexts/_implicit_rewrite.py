@@ -14,6 +14,7 @@ property's getter and setter are calls in the context; `with m:` becomes
 from __future__ import annotations
 
 import ast
+import sys
 
 from contexts._builders import assign, call, constant, name, placed
 from contexts._names import PREFIX, Hidden, mangled
@@ -161,8 +162,9 @@ class ImplicitMixin(BodyTransformer):
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         """`a or b` is `t if truthy(a, t) else b`, where `truthy` tests `a`, holding its
-        value in `t` (`and`: `falsy`); each operand, however nested, is tested once,
-        in order, as CPython tests them, and the chosen value is returned."""
+        value in `t` (`and`: `falsy`); each operand, however nested, is tested as often
+        and in the order CPython tests it (`_flattened`), and the chosen value is
+        returned."""
         tested = node.values[:-1]
         if not self.truths or not self.walrus_allowed or all(map(_gives_bool, tested)):
             # (no name can hold an operand in a comprehension's iterable)
@@ -175,9 +177,9 @@ class ImplicitMixin(BodyTransformer):
 
     def truthy(self, node: ast.expr, temp: str) -> ast.expr:
         """A test that `node` is truthy, holding its value in `temp` when it is."""
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        if _flattened(node) and isinstance(node.op, ast.Or):
             return _joined(ast.Or(), [self.truthy(v, temp) for v in node.values], node)
-        if isinstance(node, ast.BoolOp):  # truthy when all are; its value is the last's
+        if _flattened(node):  # truthy when all are; its value is the last's
             *first, last = node.values
             values = [self.truth(v) for v in first] + [self.truthy(last, temp)]
             return _joined(ast.And(), values, node)
@@ -186,9 +188,9 @@ class ImplicitMixin(BodyTransformer):
 
     def falsy(self, node: ast.expr, temp: str) -> ast.expr:
         """A test that `node` is falsy, holding its value in `temp` when it is."""
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        if _flattened(node) and isinstance(node.op, ast.And):
             return _joined(ast.Or(), [self.falsy(v, temp) for v in node.values], node)
-        if isinstance(node, ast.BoolOp):  # falsy when all are; its value is the last's
+        if _flattened(node):  # falsy when all are; its value is the last's
             *first, last = node.values
             values = [_negated(self.truth(v)) for v in first] + [self.falsy(last, temp)]
             return _joined(ast.And(), values, node)
@@ -239,6 +241,14 @@ class ImplicitMixin(BodyTransformer):
             return [assign(temp, node.value, node),
                     ast.copy_location(ast.Expr(value=store), node)]
         return node
+
+
+def _flattened(node: ast.expr) -> bool:
+    """Whether an `and`/`or` nested in another one's value tests each of its operands
+    only once, as CPython 3.11 does by threading its jumps. From 3.12 on
+    (`x = (a and b) or c`) the inner one's value is tested again by the outer one:
+    it is an operand like any other."""
+    return isinstance(node, ast.BoolOp) and sys.version_info < (3, 12)
 
 
 def _gives_bool(test: ast.expr) -> bool:

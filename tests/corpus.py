@@ -2407,6 +2407,15 @@ class Loud:
         return f"Loud({self.label!r})"
 
 
+def nested_and_or_values(a, b, c):
+    """`and`/`or` nested in another one's value: Python 3.11 tests each operand once;
+    3.12 and later test the inner one's value again in the outer one."""
+    x = Loud("a", a) and Loud("b", b) or Loud("c", c)
+    y = (Loud("a", a) or Loud("b", b)) and Loud("c", c)
+    z = (Loud("a", a) and Loud("b", b)) and Loud("c", c)
+    return [repr(x), repr(y), repr(z)]
+
+
 class NoBool:
     __bool__ = None
 

@@ -13,6 +13,7 @@ import contextlib
 import copy
 import io
 import math
+import sys
 
 import pytest
 from hypothesis import given
@@ -303,6 +304,23 @@ def test_small_integers_property(n):
     assert_invisible(corpus.try_except_else_finally, n)
     assert_invisible(corpus.recursion, abs(n))
     assert_invisible(corpus.truth_tests, n)
+
+
+# How often CPython tests `a` in `x = (a and b) or c` with `a` falsy.
+NESTED_TESTS = {(3, 11): 1}.get(sys.version_info[:2], 2)
+
+
+@pytest.mark.parametrize("python", [f"py{sys.version_info.major}.{sys.version_info.minor}"])
+def test_nested_and_or_values_are_tested_as_this_python_tests_them(python):
+    """3.11 threads the jumps of a nested `and`/`or`; 3.12 tests the inner value again.
+    The contexts must match whichever Python runs them."""
+    corpus.reset()
+    corpus.nested_and_or_values(False, True, True)
+    a, b = ("bool", "a"), ("bool", "b")
+    assert corpus.state()[0] == [a] * NESTED_TESTS + [a, b] + [a] * NESTED_TESTS
+    for a in (False, True):
+        for b in (False, True):
+            assert_invisible(corpus.nested_and_or_values, a, b, True)
 
 
 @given(st.lists(st.integers(min_value=-5, max_value=50), max_size=6))
