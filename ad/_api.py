@@ -53,6 +53,8 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         _check_point(x, "jvp", f)
     ctx = enabletagging(Differentiation(), f)
     result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+    if ctx.refused is not None:  # refused inside `f`, and caught there
+        raise ctx.refused
     return untag(result, ctx), _tangents(result, ctx, f)
 
 

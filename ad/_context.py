@@ -19,13 +19,23 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, rawest, tagger
 
-from ad._errors import describe, no_rule, no_source
+from ad._errors import NonDifferentiableError, describe, no_rule, no_source
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
 
 class Differentiation(Context):
     """Values tagged with their tangent; one fresh tag per derivative taken."""
+
+    refused: NonDifferentiableError | None = None  # the first refusal of the run
+
+    def refuse(self, error: NonDifferentiableError) -> NonDifferentiableError:
+        """`error`, remembered: the derivative raises it at its end even when `f`
+        caught it (a user's `except TypeError`), so a refusal is never swallowed
+        and no value computed after it passes for a derivative."""
+        if self.refused is None:
+            self.refused = error
+        return error
 
     @classmethod
     def metadatatype(cls, value_type: type) -> Any:
@@ -57,10 +67,10 @@ class Differentiation(Context):
         if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
-            raise no_source(f, canrecurse.why(self, f))
+            raise self.refuse(no_source(f, canrecurse.why(self, f)))
         result = super().fallback(f, *args, **kwargs)
         if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
-            raise no_rule(f)
+            raise self.refuse(no_rule(f))
         return result
 
 
@@ -166,7 +176,8 @@ def _with_keywords(ctx: Differentiation, f: Callable, rule: Any, args: tuple,
     """A call with keyword arguments: a tangent may only come by position."""
     mine = ctx.tag
     if any(type(v) is Tagged and v.tag is mine for v in kwargs.values()):
-        raise no_rule(f, "a keyword argument carries a derivative; pass it by position")
+        raise ctx.refuse(no_rule(f, "a keyword argument carries a derivative; pass it by "
+                                 "position"))
     if not live:
         return recurse(ctx, f, *args, **kwargs)
     return _APPLY[type(rule)](ctx, functools.partial(f, **kwargs), rule, args)
@@ -193,7 +204,8 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
     for index, a in enumerate(args):
         if type(a) is Tagged and a.tag is mine:
             if index >= len(rule.jvps):
-                raise no_rule(f, f"its rule gives no derivative for argument {index + 1}")
+                raise ctx.refuse(no_rule(f, f"its rule gives no derivative for argument "
+                                            f"{index + 1}"))
             term = rule.jvps[index](a.meta, ans, *primals)
             tangent = term if tangent is None else tangent + term
     return tag(ans, ctx, tangent)
@@ -203,7 +215,7 @@ def _apply_refused(ctx: Differentiation, f: Callable, rule: Refused, args: tuple
     primals = _primals(args, ctx.tag)
     result = f(*primals)
     if _numeric(result):
-        raise no_rule(_method_named(primals), "it has no derivative rule")
+        raise ctx.refuse(no_rule(_method_named(primals), "it has no derivative rule"))
     return result
 
 
@@ -237,8 +249,8 @@ def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> An
     if callable(found) and getattr(found, "__self__", None) is value.value:
         return functools.partial(method, value, name)
     if _numeric(found):
-        raise no_rule(getattr, f"the attribute {name!r} of a number carrying a derivative "
-                               "has no derivative rule")
+        raise ctx.refuse(no_rule(getattr, f"the attribute {name!r} of a number carrying a "
+                                          "derivative has no derivative rule"))
     return found
 
 

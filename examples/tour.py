@@ -1,9 +1,10 @@
 """A tour of the examples (ad, then contexts, then tagging): each in turn, under a heading.
 
-    python examples/tour.py
+    .venv/bin/python examples/tour.py
 
 Each example is also a script of its own, with its expected output written
-at its bottom.
+at its bottom. The property-based test needs hypothesis, from the test extra
+(the README's second command installs it).
 """
 
 import accumulate
@@ -19,11 +20,12 @@ import newton
 import posthook_trace
 import print_trace
 import projectile
+import property_test
 import slice_dispatch
 import slice_pass
 import weird_identity
 
-EXAMPLES = [ad_seeds, projectile, newton, print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
+EXAMPLES = [ad_seeds, projectile, newton, property_test, print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
             slice_dispatch, slice_pass, literal_translation, math_to_mpmath, weird_identity,
             crazy_module, nested_d]
 

@@ -24,7 +24,7 @@ import types
 from collections import defaultdict, deque
 
 from contexts import layer as engine
-from contexts import nooverdub, recurse
+from contexts import fallback, nooverdub, recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
@@ -120,6 +120,9 @@ def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
     inner, meta = heap.split(value, tag)
+    if meta is not ABSENT and routes.stored_by_c_descriptor(rawest(obj), name):
+        fallback(ctx, store, obj, name, value)  # C code keeps what it makes of the value
+        return
     store(obj, name, inner)
     heap.note_attribute(tag, obj, name, meta)
 
@@ -144,11 +147,22 @@ def getitem(ctx, container, key):
     return heap.load_item(tag, container, plain_key, value)
 
 
+# Containers whose item stores keep the very object stored: a read gives it back, and
+# by identity its metadata. A C container that converts what it is given (an
+# `array.array`, a `memoryview`, a `bytearray`, a NumPy array) gives back a new object,
+# so the metadata could not be found again: storing a value that carries some is a
+# foreign call, answered by the context's `fallback` (which sees the tagged value).
+_KEEPS_OBJECTS = (list, dict, deque)
+
+
 def setitem(ctx, container, key, value):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__setitem__")
     if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
+        return
+    if not native.isinstance(rawest(container), _KEEPS_OBJECTS):
+        _store_converted(ctx, container, plain_key, value)
         return
     if native.type(rawest(plain_key)) is slice:
         before = heap.snapshot(tag, container)
@@ -165,6 +179,24 @@ def setitem(ctx, container, key, value):
     inner, meta = heap.split(value, tag)
     operator.setitem(container, plain_key, inner)
     heap.note_item(tag, container, plain_key, meta)
+
+
+def _store_converted(ctx, container, key, value):
+    """`container[key] = value` into a C container that converts what it is given
+    (see `_KEEPS_OBJECTS`): natively where no metadata goes in, as a foreign call
+    where some would. A slice's iterator is read once, into a list of its items."""
+    tag = ctx.tag
+    if native.type(rawest(key)) is slice:
+        items = rawest(value)
+        if native.iter(items) is items:
+            value = [heap.retag(tag, v, meta) for v, meta in _incoming(ctx, items)]
+        carried = native.any(meta is not ABSENT for _, meta in _incoming(ctx, value))
+    else:
+        carried = heap.split(value, tag)[1] is not ABSENT
+    if carried:
+        fallback(ctx, native.type(rawest(container)).__setitem__, container, key, value)
+    else:
+        operator.setitem(container, key, value)
 
 
 def delitem(ctx, container, key):

@@ -8,6 +8,7 @@ use. Nothing here touches the store: these are questions about types.
 from __future__ import annotations
 
 import collections
+import types
 from typing import Any
 
 from contexts.layer import Lookups, class_attribute, current, getter_route, setter_route
@@ -15,6 +16,7 @@ from tagging._tagged import rawest
 
 _methods: dict = {}  # (type, name) -> (its Python method or None, check)
 _fields: dict = {}  # (type, name) -> (the item a namedtuple field reads or None, check)
+_converting: dict = {}  # (type, name) -> (whether a C descriptor stores it, check)
 _TUPLEGETTER = type(collections.namedtuple("_Pair", "a b").a)
 
 
@@ -75,6 +77,20 @@ def generic_getattr(obj: Any, name: str) -> Any:
 def python_setter(obj: Any, name: str) -> Any:
     """How storing `obj.name` runs Python code, or None (`setter_route` of its type)."""
     return setter_route(type(obj), name)
+
+
+def stored_by_c_descriptor(obj: Any, name: str) -> bool:
+    """Whether storing `obj.name` hands the value to a C data descriptor (a ctypes
+    field, a getset descriptor such as an ndarray's `real`), which may keep a
+    converted copy: reading it back then gives a new object. A slot of `__slots__`
+    and an instance `__dict__` keep the very object stored."""
+    return current(_converting, (type(obj), name), _c_data_descriptor, type(obj), name)
+
+
+def _c_data_descriptor(lookups: Lookups, kind: type, name: str) -> bool:
+    attribute = lookups.attribute(kind, name)
+    return attribute is not None and hasattr(type(attribute), "__set__") and \
+        type(attribute) is not types.MemberDescriptorType
 
 
 def attribute_slot(obj: Any, name: str) -> tuple:

@@ -1,0 +1,119 @@
+"""Never silently wrong through a store: C containers and C descriptors that convert
+what they are given (an `array.array`, a `memoryview`, a `bytearray`, a ctypes field,
+a NumPy array) keep no object to find the tangent by again, so storing a value that
+carries one is refused, and a refusal that `f` catches still makes `D` raise."""
+
+import array
+import ctypes
+
+import pytest
+
+from ad import D, NonDifferentiableError
+from contexts import Context, overdub
+from tagging import Tagged, enabletagging, tag, untag
+
+
+class Cell(ctypes.Structure):
+    _fields_ = [("v", ctypes.c_double)]
+
+
+def into_array(x):
+    z = array.array("d", [0.0, 0.0])
+    z[0] = x
+    return z[0] * 2
+
+
+def through_a_memoryview(x):
+    z = array.array("d", [0.0, 0.0])
+    memoryview(z)[1] = x
+    return z[1] * 2
+
+
+def into_a_bytearray(n):
+    b = bytearray(2)
+    b[0] = n
+    return b[0] * 3
+
+
+def into_a_ctypes_field(x):
+    cell = Cell()
+    cell.v = x
+    return cell.v * 2
+
+
+@pytest.mark.parametrize("f, at, named", [
+    (into_array, 1.5, "array.__setitem__"),
+    (through_a_memoryview, 1.5, "memoryview.__setitem__"),
+    (into_a_bytearray, 7, "bytearray.__setitem__"),
+    (into_a_ctypes_field, 1.5, "setattr"),
+])
+def test_a_store_into_converting_c_storage_is_refused(f, at, named):
+    with pytest.raises(NonDifferentiableError, match=named) as raised:
+        D(f, at)
+    assert "test_ad_stores.py" in str(raised.value)  # the user's line
+
+
+def test_a_numpy_array_write_is_refused():
+    np = pytest.importorskip("numpy")
+
+    def f(x):
+        z = np.zeros(2)
+        z[0] = x
+        return z[0] * 2
+
+    with pytest.raises(NonDifferentiableError, match="ndarray.__setitem__"):
+        D(f, 1.5)
+
+
+def stores_constants(x):
+    z = array.array("d", [0.0, 0.0])
+    z[0] = 3.0
+    z[0:1] = array.array("d", [4.0])  # a slice store keeps the value's own type
+    b = bytearray(3)
+    b[0:2] = (n for n in (1, 2))  # an iterator, read once
+    cell = Cell()
+    cell.v = 5.0
+    return (z[0] + b[1] + cell.v) * x
+
+
+def test_constants_stored_into_c_storage_run_as_plain():
+    assert D(stores_constants, 1.5) == stores_constants(1.0) == 11.0
+
+
+def caught(x):
+    z = array.array("d", [0.0])
+    try:
+        z[0] = x
+    except TypeError:
+        pass
+    return z[0] * 2 + x
+
+
+def test_a_refusal_caught_inside_f_still_raises_at_the_end():
+    """Plain, `caught` is 3x; without the store's tangent it would pass for 1."""
+    with pytest.raises(NonDifferentiableError, match="array.__setitem__"):
+        D(caught, 1.5)
+
+
+def test_a_refusal_caught_in_a_nested_derivative_raises_there():
+    with pytest.raises(NonDifferentiableError, match="array.__setitem__"):
+        D(lambda y: D(lambda x: caught(x * y), 1.0), 2.0)
+
+
+class Labels(Context):
+    @classmethod
+    def metadatatype(cls, value_type):
+        return str
+
+
+def test_a_tagging_context_gives_c_storage_the_plain_value():
+    """Outside `ad`, the store is a foreign call: C code gets the plain value, and no
+    `Tagged` reaches the array."""
+    def f(x):
+        z = array.array("d", [0.0])
+        z[0] = x
+        return z
+
+    ctx = enabletagging(Labels(), f)
+    z = untag(overdub(ctx, f, tag(1.5, ctx, "input")), ctx)
+    assert list(z) == [1.5] and type(z[0]) is float and not isinstance(z[0], Tagged)
