@@ -18,7 +18,7 @@ context's call sites are resolve-then-call too, except those marked `seen`.
 
 Calls the engine must leave alone stay native: those marked with `nooverdub`,
 and those whose callee needs the caller's own frame (`locals()`, `vars()`,
-`dir()`, `globals()`, one-argument `eval`/`exec`, `sys._getframe`,
+`dir()`, `globals()`, `eval`/`exec` without a namespace, `sys._getframe`,
 `inspect.currentframe`). Zero-argument `super()` is made explicit,
 `super(__class__, self)`, so it works from any frame; where CPython's `super()`
 would not see the method's first argument (no positional parameter, or inside
@@ -174,7 +174,7 @@ class _Calls(ImplicitMixin):
         if is_native(node, self.level):
             return node
         func = node.func
-        if isinstance(func, ast.Name) and func.id in FRAME_NAMES or (
+        if isinstance(func, ast.Name) and func.id in FRAME_NAMES and _needs_frame(node) or (
                 isinstance(func, ast.Attribute) and func.attr in FRAME_ATTRIBUTES):
             return self.frame_sensitive(node)
         if _is_bare_super(node):
@@ -218,6 +218,14 @@ class _Calls(ImplicitMixin):
                        for k in kwargs.keys]
         ast.copy_location(kwargs, node)
         return call(name(self.hidden("callx"), node), [node.func, args, kwargs], node)
+
+
+def _needs_frame(node: ast.Call) -> bool:
+    """Whether a call of a frame name needs the caller's frame: `eval` and `exec`
+    given a namespace do not (their model runs the text in the context)."""
+    if node.func.id not in ("eval", "exec"):
+        return True
+    return len(node.args) < 2 or any(isinstance(a, ast.Starred) for a in node.args)
 
 
 def _is_bare_super(node: ast.Call) -> bool:

@@ -27,11 +27,12 @@ import sys
 import types
 from typing import Any
 
+from contexts import _exec
 from contexts import _model_support as support
 from contexts._marks import contextslot, nativecalls, nooverdub, quietmodule, seen
 
 quietmodule(__name__)
-nativecalls(__name__, "native", "support")
+nativecalls(__name__, "native", "support", "_exec")
 
 _MISSING = object()
 
@@ -622,6 +623,26 @@ def _group(state, turn):
         return
 
 
+# Code given as text ---------------------------------------------------------------
+
+def exec_(source, globals=None, locals=None, /, **kwargs):
+    """`exec` given a namespace: the text runs in the context (see `_exec`); what a
+    function cannot express is a foreign call."""
+    run = None if kwargs else _exec.wrap(source, globals, locals, "exec")
+    if run is None:
+        return nooverdub(contextslot().fallback)(exec, source, globals, locals, **kwargs)
+    run()
+    return None
+
+
+def eval_(source, globals=None, locals=None, /):
+    """`eval` given a namespace, as `exec_`."""
+    run = _exec.wrap(source, globals, locals, "eval")
+    if run is None:
+        return nooverdub(contextslot().fallback)(eval, source, globals, locals)
+    return run()
+
+
 # The table -------------------------------------------------------------------------
 
 # callee -> (model, whether the model receives the callee first)
@@ -638,6 +659,7 @@ _MODELS: dict = {
     itertools.accumulate: (accumulate_, True), itertools.starmap: (starmap_, True),
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
+    exec: (exec_, False), eval: (eval_, False),
 }
 # Models for where a context sees property reads, or truth tests (its `Mode`
 # says): elsewhere those run natively, and so do these builtins.

@@ -103,16 +103,55 @@ class _FileIndex:
             for node, chain in self.pending.pop(prefix, ()):
                 self._index_body(node, chain, prefix)
             start = qualname.find(_LOCALS, start + 1)
-        return self.scopes.get((qualname, line), [])
+        found = self.scopes.get((qualname, line))
+        while found is None:  # maybe defined in a function that declares it `global`
+            head = qualname.split(".", 1)[0]
+            declaring = [prefix for prefix, entries in self.pending.items()
+                         if any(head in _own_globals(self._unmutated(node))
+                                for node, _ in entries)]
+            if not declaring:
+                return []
+            for prefix in declaring:
+                for node, chain in self.pending.pop(prefix, ()):
+                    self._index_body(node, chain, prefix)
+            found = self.scopes.get((qualname, line))
+        return found
+
+    def _unmutated(self, node: ast.AST) -> ast.AST:
+        """`node`, or a fresh parse of it if it was handed out (and maybe mutated)."""
+        span = getattr(node, "ovd_span", None)
+        return node if span is None else reparse(span, self.lines)
 
     def _index_body(self, node: ast.AST, chain: tuple, prefix: str) -> None:
-        span = getattr(node, "ovd_span", None)
-        if span is not None:  # handed out, maybe mutated: index a fresh parse
-            node = reparse(span, self.lines)
+        if getattr(node, "ovd_span", None) is not None:
+            node = self._unmutated(node)
         else:  # indexed in place: never handed out to be mutated
             node.ovd_indexed = True
         inside = chain + (node,)
+        declared = _own_globals(node)
+        for scope in _own_scopes(node):
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                    scope.name in declared:
+                scope.ovd_global = True  # CPython names it without the enclosing prefix
         _walk([(item, prefix, inside) for item in node.body], self.scopes, self.pending)
+
+
+def _own_scopes(function: ast.AST) -> list:
+    """The nodes of a function's own scope: its body, not the bodies of the scopes
+    inside it (those scopes themselves included)."""
+    found, stack = [], list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, _SCOPES):
+            stack += ast.iter_child_nodes(node)
+    return found
+
+
+def _own_globals(function: ast.AST) -> set:
+    """The names a function declares `global` in its own scope."""
+    return {name for node in _own_scopes(function) if isinstance(node, ast.Global)
+            for name in node.names}
 
 
 class PerCode:
@@ -165,7 +204,7 @@ def locate(f: types.FunctionType) -> Located:
                 if not isinstance(generated, Located):
                     generated = _registry[code] = generated()
         return generated
-    filename = code.co_filename
+    filename = _source_file(code.co_filename)
     with _lock:
         lines = linecache.getlines(filename, f.__globals__)
     if not lines:
@@ -201,6 +240,20 @@ def locate(f: types.FunctionType) -> Located:
             node = reparse(span, index.lines)
     return Located(node=node, chain=chain, imports=index.imports, filename=filename,
                    lines=index.lines, span=span, owned=owned)
+
+
+def _source_file(filename: str) -> str:
+    """Where the source of code compiled from `filename` can be read.
+
+    A frozen standard-library module (`_collections_abc`, `os`, `posixpath`) names
+    its code `<frozen NAME>`, and its loader gives no source; the `.py` file it was
+    frozen from is still installed, and its spec says where.
+    """
+    if not (filename.startswith("<frozen ") and filename.endswith(">")):
+        return filename
+    module = sys.modules.get(filename[len("<frozen "):-1])
+    spec = getattr(module, "__spec__", None)
+    return getattr(getattr(spec, "loader_state", None), "filename", None) or filename
 
 
 def take(located: Located) -> ast.AST | None:
@@ -310,7 +363,8 @@ def _scope_parts(scope: ast.AST, prefix: str, chain: tuple, scopes: dict,
     if isinstance(scope, ast.Lambda):
         qualname, outside, inside = prefix + "<lambda>", [scope.args], [scope.body]
     else:
-        qualname, inside = prefix + scope.name, scope.body
+        qualname = scope.name if getattr(scope, "ovd_global", False) else prefix + scope.name
+        inside = scope.body
         outside = [*scope.decorator_list, *getattr(scope, "bases", ()),
                    *getattr(scope, "keywords", ()), getattr(scope, "args", None),
                    getattr(scope, "returns", None)]

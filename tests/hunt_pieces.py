@@ -1,0 +1,59 @@
+"""What the random programs of `test_ad_hunt.py` are made of: classes and helpers
+their generated source imports, so that every piece is ordinary module code."""
+
+import collections
+import copy
+import dataclasses
+from fractions import Fraction
+
+from ad import D
+
+__all__ = ["Box", "Slot", "Pair", "Holder", "gen", "collections", "copy", "D", "Fraction",
+           "passthrough", "unpacked_product", "G"]
+
+G = None  # a module global a program stores into and reads back
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+class Slot:
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+
+@dataclasses.dataclass
+class Pair:
+    a: object
+    b: object
+
+
+class Holder:
+    """A value behind a property and a Python `__getitem__`."""
+
+    def __init__(self, v):
+        self._v = v
+
+    @property
+    def v(self):
+        return self._v
+
+    def __getitem__(self, index):
+        return [self._v][index]
+
+
+def gen(v):
+    yield v
+
+
+def passthrough(v, *, scale=1):
+    return v * scale
+
+
+def unpacked_product(y, v):
+    a, b = (y, v)
+    return a * b
