@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import carries_metadata, rawest, tagger
+from tagging.layer import WAYS_OUT, carries_metadata, dropped, rawest, tagger
 
-from ad._errors import NonDifferentiableError, describe, no_rule, no_source
+from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
@@ -63,6 +63,9 @@ class Differentiation(Context):
             return super().fallback(f, *args, **kwargs)
         if f is getattr:
             return _attribute(self, *args)
+        if f is dropped:
+            _, route = args
+            raise self.refuse(lost(route, WAYS_OUT[route]))
         wrapped = getattr(f, "__wrapped__", None)
         if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
             return recurse(self, wrapped, *args, **kwargs)

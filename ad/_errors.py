@@ -64,6 +64,14 @@ def no_source(f: Callable, why: str) -> NonDifferentiableError:
     return NonDifferentiableError(message)
 
 
+def lost(route: str, way_out: str) -> NonDifferentiableError:
+    """The error for a value carrying a derivative that leaves by a route the
+    derivative cannot follow (a default argument value, a generator's return)."""
+    return NonDifferentiableError(
+        f"{route} carries a derivative that it would lose (at {call_site()}); "
+        f"{way_out}")
+
+
 def _rule_template(name: str) -> str:
     return (f"    @ad.rule({name})\n"
             f"    def _(primals, tangents):\n"

@@ -26,6 +26,7 @@ from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
+from tagging._leaving import dropped, plain_defaults
 from tagging._passes import tagging_pass
 from tagging._store import Store
 from tagging._tagged import Tagged, rawest, wrap
@@ -78,6 +79,8 @@ class Tag(Layer):
     def finish_run(self, ctx: Any) -> None:
         if self.store.added:
             self.store.sweep()
+        if self.store.defaults:
+            plain_defaults(self.store.defaults, functools.partial(heap.own, tag=self))
 
     def cells(self, runtime: Any) -> dict:
         return _cells(self, runtime)
@@ -175,6 +178,16 @@ def _cells(tag: Tag, runtime: Any) -> dict:
     def plain(value):
         return heap.own(value, tag)
 
+    def default(value):  # tagged while the run lasts (`_leaving`)
+        if type(value) is Tagged and value.tag is tag:
+            store.defaults.append(value)
+        return value
+
+    def leaving(value, route):  # a route the metadata cannot follow (`_leaving`)
+        if type(value) is Tagged and value.tag is tag:
+            return runtime.ctx.fallback(dropped, value, route)
+        return value
+
     def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
         if type(mapping) is dict and store.slots(mapping):
             return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
@@ -188,7 +201,8 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "yielded": yielded, "received": received,
+            "globals": globals, "plain": plain, "default": default, "leaving": leaving, "yielded": yielded,
+            "received": received,
             "kwargs": kwargs,
             **heap_paths(runtime.ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}

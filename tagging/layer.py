@@ -7,6 +7,10 @@ it, and nothing here changes it. A context whose rules tag every result they
 compute wants `tag` without its per-call checks (`tagger`). A `Tagged`
 (exported by `tagging`) is read through its fields `value`, `meta` and `tag`
 (`rawest` is the plain value under every tag); a context's tag is `ctx.tag`.
+A value carrying metadata that leaves transformed code by a route the metadata
+cannot follow (a default argument value, a generator's return value) reaches
+the context's `fallback` as a call of `dropped(value, route)`; `WAYS_OUT[route]`
+says how to write it so that the metadata is kept.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
 from tagging._tag import tag
 from tagging._tagged import Tagged, rawest, transparent
 
-__all__ = ["carries_metadata", "tagger", "rawest"]
+__all__ = ["carries_metadata", "tagger", "rawest", "dropped", "WAYS_OUT"]
 
 _new = object.__new__
 
