@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import array
 import functools
+import inspect
 import types
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import carries_metadata, rawest, tagger
+from tagging.layer import carries_metadata, keeps_element_metadata, rawest, tagger
 
 from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
@@ -43,8 +44,8 @@ class Differentiation(Context):
         if type(rule) is Jvp and not rule.bound and rule.variadic is None:
             if len(rule.jvps) == 1:
                 return _unary(self, f, rule.jvps[0], general, tagger(self))
-            if len(rule.jvps) == 2:
-                return _binary(self, f, *rule.jvps, general, tagger(self))
+            if len(rule.jvps) >= 2:  # a third argument takes the general way
+                return _binary(self, f, *rule.jvps[:2], general, tagger(self))
         return general
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
@@ -59,13 +60,15 @@ class Differentiation(Context):
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise no_rule(f, f"its body cannot be run in the context: {canrecurse.why(self, f)}")
         result = super().fallback(f, *args, **kwargs)
-        if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
-            raise no_rule(f)
-        return result
+        if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result):
+            return result
+        raise no_rule(f)  # a number, or where it may have gone
 
 
 # What a foreign call given a tangent may hand back: text, a truth value, or an
-# exception (raising one is how a value escapes a derivative, as a constant).
+# exception (raising one is how a value escapes a derivative, as a constant);
+# and a container built by an operator (`[x] + [y]`, `(x,) * 3`, `{x} | s`),
+# whose elements keep their tangents.
 _PLAIN_RESULTS = (str, bool, BaseException)
 
 
@@ -73,6 +76,10 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                   **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`: as its table line says when an argument carries
     the context's tangent; else as the engine would run it."""
+    if type(rule) is Model:
+        return recurse(ctx, rule.function, *args, **kwargs)
+    if kwargs:
+        args, kwargs = _by_position(f, args, kwargs)
     mine = ctx.tag
     live = objects = False
     for a in args[1:] if getattr(rule, "bound", False) else args:  # not the receiver
@@ -83,8 +90,6 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
             objects = True  # a container or user object: the engine runs its code
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
-    if type(rule) is Model:
-        return recurse(ctx, rule.function, *args, **kwargs)
     if kwargs:
         return _with_keywords(ctx, f, rule, args, kwargs, live)
     if objects:
@@ -94,6 +99,22 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
     return _APPLY[type(rule)](ctx, f, rule, args)
 
 
+def _by_position(f: Callable, args: tuple, kwargs: dict) -> tuple:
+    """`(args, kwargs)` with each keyword that names a positional parameter of `f`
+    moved to its place, so the rule sees it (`pow(x, 2, mod=5)` is modular,
+    `Fraction(x, denominator=2)` halves the tangent)."""
+    try:
+        bound = _signature(f).bind(*args, **kwargs)
+    except (TypeError, ValueError):  # no signature, or a call that raises as it is
+        return args, kwargs
+    return bound.args, bound.kwargs
+
+
+@functools.cache
+def _signature(f: Callable) -> inspect.Signature:
+    return inspect.signature(f)
+
+
 _ABSENT = object()
 
 
@@ -101,12 +122,12 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
            tag: Callable) -> Callable:
     mine = ctx.tag
 
-    def unary(x, *more, **kwargs):
+    def unary(x=_ABSENT, *more, **kwargs):
         if type(x) is Tagged and x.tag is mine and not (more or kwargs):
             value = x.value
             ans = f(value)
             return tag(ans, d0(x.meta, ans, value))
-        return general(x, *more, **kwargs)
+        return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
 
     return unary
 
@@ -115,7 +136,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
             general: Callable, tag: Callable) -> Callable:
     mine = ctx.tag
 
-    def binary(x, y=_ABSENT, *more, **kwargs):
+    def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
         if y is not _ABSENT and not (more or kwargs):
             if type(x) is Tagged:
                 if x.tag is mine:
@@ -136,7 +157,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                     return tag(ans, d1(y.meta, ans, x, vy))
             elif type(x) in SCALARS and type(y) in SCALARS:
                 return f(x, y)
-        return general(x, *(() if y is _ABSENT else (y, *more)), **kwargs)
+        return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
 
     return binary
 

@@ -12,6 +12,7 @@ exact central difference in `Fraction`s.
 from __future__ import annotations
 
 import math
+from collections import deque
 from fractions import Fraction
 
 import mpmath
@@ -56,3 +57,147 @@ def test_hessian_of_abs_squared_at_zero():
     assert hessian(lambda t: abs(t[0] * t[1]) ** 2, [0.0, 0.0]) == [[0.0, 0.0], [0.0, 0.0]]
     assert hessian(lambda t: abs(t[0]) ** 2 + abs(t[1]) ** 2, [0.0, 0.0]) == \
         [[2.0, 0.0], [0.0, 2.0]]
+
+
+# ---------------------------------------------------------------------------
+# containers built by operators: the elements keep their tangents
+
+def _iadd(x):
+    xs = [1, x]
+    xs += [x * x]
+    return xs[0] + xs[1] * xs[2]
+
+
+def _product_by_concatenation(x):  # itertools.product, written out as its docs do
+    pools = ([x, 2], [x * x, 1])
+    result = [[]]
+    for pool in pools:
+        result = [r + [y] for r in result for y in pool]
+    return sum(a * b for a, b in result)
+
+
+def _rotate(x):  # np.roll in lists
+    v = [x, 3, x * x]
+    w = v[1:] + v[:1]
+    return w[0] * w[1] + w[2] * w[2]
+
+
+def _tuples(x):
+    t = (x,) + (x * x,)
+    t += (3,)
+    return t[0] * t[1] * t[2]
+
+
+def _set_union(x):
+    return sum({x} | {1000}) * x + sum({x * x} - {7})
+
+
+def _dict_union(x):
+    d = {"a": x} | {"b": x * x}
+    d |= {"c": 2}
+    return d["a"] * d["b"] * d["c"]
+
+
+def _repeated(x):
+    return sum([x] * 3) + sum((x * x,) * 2) + sum(2 * [x])
+
+
+def _deques(x):
+    d = deque([x]) + deque([x * x])
+    d += [3 * x]
+    return d[0] + d[1] * d[2] + sum(deque([x]) * 2)
+
+
+CONTAINER_CASES = [  # (f, the same function without the containers)
+    (lambda x: sum([x] + [2]) * x, lambda x: (x + 2) * x),
+    (_iadd, lambda x: 1 + x * (x * x)),
+    (_product_by_concatenation, lambda x: (x + 2) * (x * x + 1)),
+    (_rotate, lambda x: 3 * (x * x) + x * x),
+    (_tuples, lambda x: x * (x * x) * 3),
+    (_set_union, lambda x: (x + 1000) * x + x * x),
+    (_dict_union, lambda x: x * (x * x) * 2),
+    (_repeated, lambda x: 3 * x + 2 * (x * x) + 2 * x),
+    (_deques, lambda x: x + (x * x) * (3 * x) + 2 * x),
+]
+
+
+@pytest.mark.parametrize("f, plain", CONTAINER_CASES)
+@pytest.mark.parametrize("point", [5, 5.0, -1.5])
+def test_containers_built_by_operators_keep_tangents(f, plain, point):
+    assert f(point) == plain(point)
+    assert D(f, point) == D(plain, point)
+    assert d2(f, point) == d2(plain, point)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(CONTAINER_CASES), st.fractions(-20, 20, max_denominator=50))
+def test_containers_against_an_exact_central_difference(case, x):
+    """The first derivative at a Fraction point against an exact central
+    difference of the plain function, which is a polynomial of degree at most
+    3 (so the difference is exact up to h**2 * f'''/6, and f''' is constant)."""
+    f, plain = case
+    h = Fraction(1, 10 ** 6)
+    central = (plain(x + h) - plain(x - h)) / (2 * h)
+    third = D(D(D(plain)))(x)
+    assert D(f, x) == central - h * h * third / 6
+
+
+def test_gradient_of_a_sum_of_slices():
+    assert gradient(lambda v: sum(v[:1] + v[1:]) * v[0], [3.0, 2.0]) == [8.0, 3.0]
+    assert gradient(lambda v: sum(v[1:] + v[:1]), [1, 2, 3]) == [1, 1, 1]
+    assert hessian(lambda v: sum(v[:1] + v[1:]) ** 2, [1.0, 2.0]) == [[2.0, 2.0], [2.0, 2.0]]
+
+
+def test_three_nested_derivatives_through_concatenation():
+    f = lambda x: D(lambda y: D(lambda z: sum([x * y * z] * 2 + [z * z]), 1.0), 2.0)  # noqa: E731
+    assert D(f, 3.0) == 2.0
+    assert D(lambda x: D(lambda y: sum([x * y] + [y * y]), 1.0), 5) == 1
+
+
+def test_a_deque_with_a_maxlen_is_refused_not_wrong():
+    def f(x):
+        d = deque([x, x * x], maxlen=2) + deque([3.0])
+        return d[0]
+    with pytest.raises(ad.NonDifferentiableError, match="operator.add"):
+        D(f, 3.0)
+
+
+# ---------------------------------------------------------------------------
+# text: formatting and repetition run on the plain values
+
+def test_percent_formatting_runs_on_the_plain_value(capsys):
+    def f(x):
+        print("x=%.3f" % x, "%d|%s" % (3, x * x))
+        return x * x + len("%.3f" % x)
+    assert D(f, 3.0) == 6.0
+    assert capsys.readouterr().out == "x=3.000 3|9.0\n"
+    d = D(f, 3)
+    assert d == 6 and type(d) is int
+    assert capsys.readouterr().out == "x=3.000 3|9\n"
+
+
+def test_text_carries_no_derivative():
+    assert D(lambda x: float("%.17g" % x) * x, 3.0) == 3.0  # text: a constant
+    assert D(lambda x: len("-" * x) + x * x, 3) == 6
+    assert D(lambda n: len(n * "ab") * 1.0 + n, 4) == 1
+    with pytest.raises(TypeError, match="can't multiply sequence by non-int"):
+        D(lambda x: "-" * x, 3.0)
+
+
+# ---------------------------------------------------------------------------
+# three-argument pow is modular arithmetic: derivative 0
+
+def test_three_argument_pow():
+    assert D(lambda x: pow(x, 2, 5), 3) == 0
+    assert D(lambda x: pow(x, 2, 5) + x * x, 3) == 6
+    assert D(lambda n: pow(2, n, 7) + pow(3, 2, n) + n, 3) == 1
+    assert D(lambda x: pow(x, 2, mod=5) + x, 3) == 1
+    with pytest.raises(TypeError, match="3rd argument not allowed"):
+        D(lambda x: pow(x, 2, 5), 3.0)
+    assert D(lambda x: pow(x, 3) + pow(base=x, exp=2), 2) == 16
+
+
+def test_keywords_that_name_positional_parameters_reach_the_rule():
+    assert D(lambda x: Fraction(x, denominator=2), Fraction(3)) == Fraction(1, 2)
+    assert D(lambda x: Fraction(numerator=x, denominator=4) * x, Fraction(1)) == Fraction(1, 2)
+    assert D(lambda x: round(x, ndigits=1) + x, 2.25) == 1.0
