@@ -11,8 +11,11 @@ dropped silently.
 from __future__ import annotations
 
 import array
+import builtins
 import functools
 import inspect
+import math
+import operator
 import types
 from typing import Any, Callable
 
@@ -20,8 +23,8 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, keeps_element_metadata, rawest, tagger
 
-from ad._errors import describe, no_rule
-from ad._numbers import NUMBERS, SCALARS, is_number
+from ad._errors import describe, no_rule, refusal
+from ad._numbers import NUMBERS, SCALARS, is_constant_number, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
 
@@ -39,7 +42,7 @@ class Differentiation(Context):
         carrying a tangent) unrolled for speed."""
         rule = RULES[f]
         general = functools.partial(differentiate, self, f, rule)
-        if type(rule) is Constant:
+        if type(rule) is Constant and f not in _DUNDERS:
             return _constant_rule(self, f)
         if type(rule) is Jvp and not rule.bound and rule.variadic is None:
             if len(rule.jvps) == 1:
@@ -86,17 +89,40 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
         if type(a) is Tagged:
             if a.tag is mine:
                 live = True
-        elif type(a) not in SCALARS:
+        elif type(a) not in SCALARS and not is_constant_number(type(a)):
             objects = True  # a container or user object: the engine runs its code
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
     if kwargs:
         return _with_keywords(ctx, f, rule, args, kwargs, live)
     if objects:
-        return recurse(ctx, f, *args)
+        return _with_objects(ctx, f, args)
     if not live:
         return f(*args)
     return _APPLY[type(rule)](ctx, f, rule, args)
+
+
+# Builtins that call a method of their first argument's class and return what it
+# returns: a Python method runs in the context, so its arithmetic is differentiated.
+_DUNDERS = {builtins.abs: "__abs__", operator.abs: "__abs__", builtins.round: "__round__",
+            builtins.complex: "__complex__", builtins.pow: "__pow__", math.floor: "__floor__",
+            math.ceil: "__ceil__", math.trunc: "__trunc__"}
+
+
+def _with_objects(ctx: Differentiation, f: Callable, args: tuple) -> Any:
+    """`f(*args)`, some argument a container or a user object: the engine runs it,
+    and a user class's method that `f` calls runs in the context (`abs(v)` runs
+    `Vec.__abs__`, `pow(v, 2)` is `v ** 2`, reflected method and all)."""
+    if f is builtins.pow and len(args) == 2:
+        return recurse(ctx, operator.pow, *args)
+    name = _DUNDERS.get(f)
+    method = getattr(type(args[0]), name, None) if name else None
+    if type(method) is not types.FunctionType or f is builtins.complex and len(args) > 1:
+        return recurse(ctx, f, *args)
+    result = recurse(ctx, method, *args)
+    if f is builtins.complex and not isinstance(rawest(result), complex):
+        raise TypeError(f"__complex__ returned non-complex (type {type(rawest(result)).__name__})")
+    return result
 
 
 def _by_position(f: Callable, args: tuple, kwargs: dict) -> tuple:
@@ -205,6 +231,11 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
         return tag(ans, ctx, rule.jvps[0](x.meta, ans, x.value))
     primals = _primals(args, mine)
     ans = f(*primals)
+    kind = type(rawest(ans))
+    if kind not in NUMBERS:  # a constant's type won (`Decimal`, numpy)
+        raise refusal(f, f"its result is a {describe(kind)}, which cannot carry a derivative "
+                         "(ad differentiates int, float, complex, Fraction, mpf and mpc); "
+                         "convert the constant first: float(c) or Fraction(c)")
     if rule.bound:
         args, primals = args[1:], primals[1:]
     if rule.variadic is not None:
@@ -218,6 +249,10 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
             term = rule.jvps[index](a.meta, ans, *primals)
             tangent = term if tangent is None else tangent + term
     return tag(ans, ctx, tangent)
+
+
+def _apply_constant(ctx: Differentiation, f: Callable, rule: Constant, args: tuple) -> Any:
+    return f(*_primals(args, ctx.tag))
 
 
 def _apply_refused(ctx: Differentiation, f: Callable, rule: Refused, args: tuple) -> Any:
@@ -244,7 +279,7 @@ def _apply_user(ctx: Differentiation, f: Callable, rule: User, args: tuple) -> A
     return tag(value, ctx, tangent)
 
 
-_APPLY = {Jvp: _apply_jvp, Refused: _apply_refused,
+_APPLY = {Jvp: _apply_jvp, Constant: _apply_constant, Refused: _apply_refused,
           User: _apply_user}
 
 

@@ -36,15 +36,20 @@ def call_site() -> str:
     return "an unknown place"
 
 
+def refusal(f: Callable, why: str) -> NonDifferentiableError:
+    """The error for a call that cannot be differentiated, and why."""
+    return NonDifferentiableError(
+        f"cannot differentiate through {describe(f)} (called at {call_site()}): {why}")
+
+
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
-    """The error for a call that would drop a derivative."""
+    """The error for a call that would drop a derivative: register a rule."""
     name = describe(f)
     reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
                      "value carrying a derivative (itself or in a container), which it "
                      "would turn into a plain number or keep where the derivative is lost")
     return NonDifferentiableError(
-        f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
-        f"Register a forward rule:\n\n"
+        f"{refusal(f, reason)}. Register a forward rule:\n\n"
         f"    @ad.rule({name})\n"
         f"    def _(primals, tangents):\n"
         f"        return value, tangent\n")

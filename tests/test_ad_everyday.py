@@ -11,7 +11,10 @@ exact central difference in `Fraction`s.
 
 from __future__ import annotations
 
+import decimal
+import enum
 import math
+import operator
 from collections import deque
 from fractions import Fraction
 
@@ -22,6 +25,8 @@ from hypothesis import strategies as st
 
 import ad
 from ad import D, gradient, hessian
+from contexts import Context, overdub
+from tagging import enabletagging, metadata, tag, untag
 
 
 def d2(f, x):
@@ -201,3 +206,221 @@ def test_keywords_that_name_positional_parameters_reach_the_rule():
     assert D(lambda x: Fraction(x, denominator=2), Fraction(3)) == Fraction(1, 2)
     assert D(lambda x: Fraction(numerator=x, denominator=4) * x, Fraction(1)) == Fraction(1, 2)
     assert D(lambda x: round(x, ndigits=1) + x, 2.25) == 1.0
+
+
+# ---------------------------------------------------------------------------
+# a user class's operators run in the context, whichever side the value is on
+
+class Unit:
+    """pint's way: `v * meter` reaches `Unit.__rmul__`."""
+
+    def __init__(self, scale):
+        self.scale = scale
+
+    def __rmul__(self, other):
+        return other * self.scale
+
+    def __mul__(self, other):
+        return other * self.scale * 10
+
+    def __radd__(self, other):
+        return other * other
+
+    def __rsub__(self, other):
+        return 2 * other - self.scale
+
+    def __rtruediv__(self, other):
+        return self.scale / other
+
+    def __rpow__(self, other):
+        return other ** 3
+
+    def __rmod__(self, other):
+        return other * 5
+
+
+REFLECTED_CASES = [  # (f, the same arithmetic written out)
+    (lambda x: x * Unit(3.0), lambda x: x * 3.0),
+    (lambda x: Unit(3.0) * x, lambda x: x * 3.0 * 10),
+    (lambda x: x + Unit(3.0), lambda x: x * x),
+    (lambda x: x - Unit(3.0), lambda x: 2 * x - 3.0),
+    (lambda x: x / Unit(3.0), lambda x: 3.0 / x),
+    (lambda x: x ** Unit(3.0), lambda x: x ** 3),
+    (lambda x: x % Unit(3.0), lambda x: x * 5),
+    (lambda x: (x * x) * Unit(2.0) + x * Unit(1.0), lambda x: (x * x) * 2.0 + x),
+]
+
+
+@pytest.mark.parametrize("f, plain", REFLECTED_CASES)
+@pytest.mark.parametrize("point", [2, 2.0, Fraction(1, 3)])
+def test_reflected_and_forward_user_operators(f, plain, point):
+    if isinstance(point, Fraction) and f is REFLECTED_CASES[5][0]:
+        # Fraction.__pow__ answers itself, with `float(x) ** u` run natively: refused
+        with pytest.raises(TypeError, match="Fraction.__pow__ .* dropping the metadata"):
+            D(f, point)
+        return
+    assert D(f, point) == D(plain, point)
+    assert d2(f, point) == d2(plain, point)
+
+
+def test_reflected_operators_nested():
+    f = lambda x: D(lambda y: (x * y) * Unit(3.0) + (x * y) ** Unit(0.0), 2.0)  # noqa: E731
+    g = lambda x: D(lambda y: (x * y) * 3.0 + (x * y) ** 3, 2.0)  # noqa: E731
+    assert D(f, 3.0) == D(g, 3.0)
+
+
+def test_a_float_subclass_with_its_own_reflected_method_goes_first():
+    class Meters(float):
+        def __rmul__(self, other):
+            return other * float(self) * 10
+
+    assert D(lambda x: x * Meters(2.0), 3.0) == 20.0
+    assert D(lambda x: x * Meters(2.0), 3) == 20.0
+
+
+def test_an_unanswered_operator_raises_pythons_error():
+    class Opaque:
+        pass
+
+    with pytest.raises(TypeError, match="unsupported operand"):
+        D(lambda x: x * Opaque(), 2.0)
+
+
+class Labels(Context):
+    @classmethod
+    def metadatatype(cls, value_type):
+        return str
+
+
+def test_reflected_operator_in_a_plain_tagging_context():
+    seen = []
+
+    class Spy:
+        def __rmul__(self, other):
+            seen.append(metadata(other, ctx))
+            return untag(other, ctx) * 3.0
+
+    def f(x):
+        return x * Spy()
+
+    ctx = enabletagging(Labels(), f)
+    assert overdub(ctx, f, tag(1.5, ctx, "input")) == 4.5
+    assert seen == ["input"]
+
+
+def test_deques_keep_metadata_in_a_plain_tagging_context():
+    for f in (lambda x: (deque([2.0]) + deque([x]))[1], lambda x: (deque([x]) * 2)[1]):
+        ctx = enabletagging(Labels(), f)
+        assert metadata(overdub(ctx, f, tag(1.5, ctx, "input")), ctx) == "input"
+
+
+# ---------------------------------------------------------------------------
+# numbers of other types used as constants
+
+class Color(enum.IntEnum):
+    RED = 2
+
+
+class Meters(float):
+    pass
+
+
+class Half(Fraction):
+    pass
+
+
+@pytest.mark.parametrize("point", [3, 3.0, -1.5])
+def test_number_subclasses_are_constants(point):
+    assert D(lambda x: x * Color.RED + Color.RED * x, point) == 4
+    assert D(lambda x: x ** Color.RED + Color.RED ** x, point) == \
+        D(lambda x: x ** 2 + 2 ** x, point)
+    assert D(lambda x: x * Meters(2.0) + Meters(2.0) / x, point) == \
+        D(lambda x: x * 2.0 + 2.0 / x, point)
+    assert D(lambda x: math.atan2(x, Meters(2.0)), point) == D(lambda x: math.atan2(x, 2.0), point)
+    d = D(lambda x: x * Color.RED, 3)
+    assert d == 2 and type(d) is int
+
+
+def test_a_fraction_subclass_is_a_constant():
+    assert D(lambda x: x * Half(1, 2), Fraction(3)) == Fraction(1, 2)
+    assert D(lambda x: x * Half(1, 2), 3) == Fraction(1, 2)
+
+
+def test_decimal_constants_are_refused_clearly():
+    with pytest.raises(ad.NonDifferentiableError) as error:
+        D(lambda x: x * decimal.Decimal(2), 3)
+    message = str(error.value)
+    assert "decimal.Decimal" in message and "test_ad_everyday.py" in message
+    assert "float(c)" in message and "Tagged" not in message
+    with pytest.raises(TypeError, match="unsupported operand"):  # as without D
+        D(lambda x: x * decimal.Decimal(2), 3.0)
+
+
+def test_numpy_scalars_are_refused_clearly():
+    numpy = pytest.importorskip("numpy")
+    with pytest.raises(ad.NonDifferentiableError, match="numpy.float64.*float\\(c\\)"):
+        D(lambda x: x * numpy.float64(2.0), 3.0)
+    assert D(lambda x: x * float(numpy.float64(2.0)), 3.0) == 2.0
+
+
+# ---------------------------------------------------------------------------
+# builtins that call a user class's method run it in the context
+
+class Wrapped:
+    def __init__(self, v):
+        self.v = v
+
+    def __abs__(self):
+        return self.v * self.v
+
+    def __complex__(self):
+        return complex(self.v * 2, self.v)
+
+    def __pow__(self, n, mod=None):
+        return self.v ** n
+
+    def __rpow__(self, base):
+        return base ** self.v
+
+    def __round__(self, digits=None):
+        return self.v * 3
+
+    def __floor__(self):
+        return self.v * 4
+
+    def __ceil__(self):
+        return self.v * 5
+
+    def __trunc__(self):
+        return self.v * 6
+
+
+DUNDER_CASES = [  # (f, what the method computes)
+    (lambda x: abs(Wrapped(x)), lambda x: x * x),
+    (lambda x: operator.abs(Wrapped(x)), lambda x: x * x),
+    (lambda x: pow(Wrapped(x), 3), lambda x: x ** 3),
+    (lambda x: pow(2, Wrapped(x)), lambda x: 2 ** x),
+    (lambda x: round(Wrapped(x)) + round(Wrapped(x), 2), lambda x: x * 6),
+    (lambda x: math.floor(Wrapped(x)) + math.ceil(Wrapped(x)) + math.trunc(Wrapped(x)),
+     lambda x: x * 15),
+]
+
+
+@pytest.mark.parametrize("f, plain", DUNDER_CASES)
+@pytest.mark.parametrize("point", [3, 3.0])
+def test_builtins_run_the_users_method(f, plain, point):
+    assert f(point) == plain(point)
+    assert D(f, point) == D(plain, point)
+    assert d2(f, point) == d2(plain, point)
+
+
+def test_complex_of_a_user_object():
+    assert D(lambda x: complex(Wrapped(x)), 3.0) == complex(2, 1)
+    assert D(lambda x: pow(Wrapped(x), 2, 5), 3) == 6  # the user's __pow__ ignores mod
+
+    class Bad:
+        def __complex__(self):
+            return 1.0
+
+    with pytest.raises(TypeError, match="__complex__ returned non-complex"):
+        D(lambda x: complex(Bad()) * x, 3.0)
