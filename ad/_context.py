@@ -17,6 +17,7 @@ import inspect
 import math
 import operator
 import types
+from collections.abc import Collection
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
@@ -65,6 +66,10 @@ class Differentiation(Context):
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result):
             return result
+        if _rule_of(f) is not None and isinstance(result, Collection):  # `d1 + d2`
+            raise refusal(f, f"it built a {describe(type(result))} out of values carrying "
+                             "a derivative, and which of its elements carries which "
+                             "derivative is not followed; build a list or a tuple instead")
         raise no_rule(f)  # a number, or where it may have gone
 
 
@@ -305,10 +310,14 @@ def _method_named(primals: list) -> Any:
 
 def _constant(f: Any) -> bool:
     """Whether `f`'s results carry no tangent by its rule (`len`, `<`)."""
+    return type(_rule_of(f)) is Constant
+
+
+def _rule_of(f: Any) -> Any:
     try:
-        return type(RULES.get(f)) is Constant
+        return RULES.get(f)
     except TypeError:  # unhashable
-        return False
+        return None
 
 
 def _numeric(result: Any) -> bool:

@@ -163,8 +163,11 @@ def test_a_deque_with_a_maxlen_is_refused_not_wrong():
     def f(x):
         d = deque([x, x * x], maxlen=2) + deque([3.0])
         return d[0]
-    with pytest.raises(ad.NonDifferentiableError, match="operator.add"):
+    with pytest.raises(ad.NonDifferentiableError) as error:
         D(f, 3.0)
+    message = str(error.value)
+    assert "operator.add (called at " in message and "test_ad_everyday.py" in message
+    assert "built a collections.deque" in message and "runs in C" not in message
 
 
 # ---------------------------------------------------------------------------
@@ -276,6 +279,19 @@ def test_a_float_subclass_with_its_own_reflected_method_goes_first():
 
     assert D(lambda x: x * Meters(2.0), 3.0) == 20.0
     assert D(lambda x: x * Meters(2.0), 3) == 20.0
+
+
+def test_an_int_subclass_with_python_operators_times_a_float_is_refused():
+    """CPython answers `3.0 * Seven(2)` with float's own method (6.0): the
+    subclass's `__rmul__` never runs, and that native answer would drop the
+    derivative, so it raises."""
+    class Seven(int):
+        def __rmul__(self, other):
+            return other * 7
+
+    assert D(lambda x: x * Seven(2), 3) == 7  # an int point: Seven.__rmul__ goes first
+    with pytest.raises(TypeError, match="float.__mul__ of 3.0 .* make the Seven a plain"):
+        D(lambda x: x * Seven(2), 3.0)
 
 
 def test_an_unanswered_operator_raises_pythons_error():
