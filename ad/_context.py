@@ -3,9 +3,10 @@
 Every function of the rule tables is one primitive of it, told which function
 was called. A call with no argument tagged for this context runs as it would
 without it (so an enclosing derivative sees it); otherwise the table line says
-how the tangent goes. Foreign calls that receive a tangent, directly or in a
-container's slot, and hand back a number are refused: a derivative is never
-dropped silently.
+how the tangent goes. Other number types (an `IntEnum`, a `float` subclass) are
+constants to the rules, unless the engine finds their Python operator to run.
+Foreign calls that receive a tangent, directly or in a container's slot, and
+hand back a number are refused: a derivative is never dropped silently.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import builtins
 import functools
 import inspect
 import math
+import numbers
 import operator
 import types
 from collections.abc import Collection
@@ -25,7 +27,7 @@ from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, keeps_element_metadata, rawest, tagger
 
 from ad._errors import describe, no_rule, refusal
-from ad._numbers import NUMBERS, SCALARS, is_constant_number, is_number
+from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
 
 
@@ -63,10 +65,17 @@ class Differentiation(Context):
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise no_rule(f, f"its body cannot be run in the context: {canrecurse.why(self, f)}")
+        rule = _rule_of(f)
+        if type(rule) in _APPLY and not kwargs and all(
+                isinstance(a, numbers.Number) or type(a) is Tagged and a.tag is self.tag
+                for a in args):
+            # a rule's function run as C on numbers only, some of a type outside
+            # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
+            return _APPLY[type(rule)](self, f, rule, args)
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result):
             return result
-        if _rule_of(f) is not None and isinstance(result, Collection):  # `d1 + d2`
+        if rule is not None and _container(result):  # `d1 + d2`
             raise refusal(f, f"it built a {describe(type(result))} out of values carrying "
                              "a derivative, and which of its elements carries which "
                              "derivative is not followed; build a list or a tuple instead")
@@ -94,7 +103,7 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
         if type(a) is Tagged:
             if a.tag is mine:
                 live = True
-        elif type(a) not in SCALARS and not is_constant_number(type(a)):
+        elif type(a) not in SCALARS:
             objects = True  # a container or user object: the engine runs its code
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
@@ -311,6 +320,11 @@ def _method_named(primals: list) -> Any:
 def _constant(f: Any) -> bool:
     """Whether `f`'s results carry no tangent by its rule (`len`, `<`)."""
     return type(_rule_of(f)) is Constant
+
+
+def _container(result: Any) -> bool:
+    """Whether `result` holds values (bytes hold a number's bits: `_numeric`)."""
+    return isinstance(result, Collection) and not isinstance(result, (bytes, bytearray))
 
 
 def _rule_of(f: Any) -> Any:

@@ -357,9 +357,25 @@ def test_number_subclasses_are_constants(point):
     assert d == 2 and type(d) is int
 
 
-def test_a_fraction_subclass_is_a_constant():
-    assert D(lambda x: x * Half(1, 2), Fraction(3)) == Fraction(1, 2)
-    assert D(lambda x: x * Half(1, 2), 3) == Fraction(1, 2)
+def test_a_float_subclass_with_some_python_operators_is_a_constant_for_the_others():
+    class Offset(float):
+        def __add__(self, other):
+            return float(self) + other * 100
+
+    for point in (3, 3.0):
+        assert D(lambda x: x * Offset(2.0) + Offset(2.0) * x, point) == 4
+        assert D(lambda x: x + Offset(2.0), point) == 1  # float's own + answers first
+        assert D(lambda x: Offset(2.0) + x, point) == 100  # Offset.__add__, in the context
+
+
+def test_a_fraction_subclass_runs_fractions_python_operators():
+    """Fraction's operators are Python: at a float point they convert and the
+    derivative flows; at an int or Fraction point they read `.numerator` of the
+    value carrying the derivative, which is refused, never wrong."""
+    assert D(lambda x: x * Half(1, 2), 3.0) == 0.5
+    for point in (3, Fraction(3)):
+        with pytest.raises(ad.NonDifferentiableError, match="numerator"):
+            D(lambda x: x * Half(1, 2), point)
 
 
 def test_decimal_constants_are_refused_clearly():
