@@ -257,8 +257,10 @@ REFLECTED_CASES = [  # (f, the same arithmetic written out)
 @pytest.mark.parametrize("f, plain", REFLECTED_CASES)
 @pytest.mark.parametrize("point", [2, 2.0, Fraction(1, 3)])
 def test_reflected_and_forward_user_operators(f, plain, point):
-    if isinstance(point, Fraction) and f is REFLECTED_CASES[5][0]:
-        # Fraction.__pow__ answers itself, with `float(x) ** u` run natively: refused
+    if isinstance(point, Fraction) and f is REFLECTED_CASES[5][0] and \
+            Fraction.__pow__(point, Unit(3.0)) is not NotImplemented:
+        # before 3.13, Fraction.__pow__ answers itself with `float(x) ** u` run
+        # natively, dropping the derivative: refused
         with pytest.raises(TypeError, match="Fraction.__pow__ .* dropping the metadata"):
             D(f, point)
         return
