@@ -458,3 +458,15 @@ def test_complex_of_a_user_object():
 
     with pytest.raises(TypeError, match="__complex__ returned non-complex"):
         D(lambda x: complex(Bad()) * x, 3.0)
+
+
+def test_user_methods_under_nested_derivatives():
+    inner = lambda x: D(lambda y: abs(Wrapped(x * y)) + round(Wrapped(x * y)), 1.0)  # noqa: E731
+    written_out = lambda x: D(lambda y: (x * y) ** 2 + 3 * (x * y), 1.0)  # noqa: E731
+    assert D(inner, 2.0) == D(written_out, 2.0) == 11.0
+    assert hessian(lambda v: v[0] * Unit(3.0) + abs(Wrapped(v[1])) * v[0], [1.0, 2.0]) == \
+        [[0.0, 4.0], [4.0, 2.0]]
+
+
+def test_keyword_arguments_carrying_a_derivative():
+    assert D(lambda x: complex(real=x, imag=x * x), 2.0) == complex(1, 4)
