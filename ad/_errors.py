@@ -36,15 +36,20 @@ def call_site() -> str:
     return "an unknown place"
 
 
+def refusal(f: Callable, why: str) -> NonDifferentiableError:
+    """The error for a call that cannot be differentiated, and why."""
+    return NonDifferentiableError(
+        f"cannot differentiate through {describe(f)} (called at {call_site()}): {why}")
+
+
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
-    """The error for a call that would drop a derivative."""
+    """The error for a call that would drop a derivative: register a rule."""
     name = describe(f)
     reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
                      "value carrying a derivative (itself or in a container), which it "
                      "would turn into a plain number or keep where the derivative is lost")
     return NonDifferentiableError(
-        f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
-        f"Register a forward rule:\n\n{_rule_template(name)}")
+        f"{refusal(f, reason)}. Register a forward rule:\n\n{_rule_template(name)}")
 
 
 def no_source(f: Callable, why: str) -> NonDifferentiableError:
@@ -56,9 +61,8 @@ def no_source(f: Callable, why: str) -> NonDifferentiableError:
     to register it by: `@ad.rule(__main__.<lambda>)` is not Python.
     """
     name = describe(f)
-    message = (f"cannot differentiate through {name} (called at {call_site()}): its body "
-               f"cannot be run in the context: {why}. Define it in a .py file or a "
-               "notebook cell, where Python keeps its source")
+    message = (f"{refusal(f, f'its body cannot be run in the context: {why}')}. Define it "
+               "in a .py file or a notebook cell, where Python keeps its source")
     if "<" not in name:
         message += f"; or register a forward rule:\n\n{_rule_template(name)}"
     return NonDifferentiableError(message)

@@ -16,6 +16,7 @@ import operator
 import os
 import sys
 import types
+from collections import deque
 from typing import Any, Callable
 
 import attrs
@@ -39,7 +40,7 @@ _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
                        operator.concat, operator.iconcat, operator.or_, operator.ior,
                        operator.and_, operator.iand, operator.sub, operator.isub,
                        operator.xor, operator.ixor})
-_BUILT = (list, tuple, dict, set, frozenset)
+_BUILT = (list, tuple, deque, dict, set, frozenset)
 
 
 @attrs.define(eq=False, repr=False)
@@ -136,14 +137,22 @@ def _own_arguments(tag: Tag, args: tuple, kwargs: dict) -> tuple:
 def _foreign_result(tag: Tag, f: Callable, args: tuple, result: Any) -> Any:
     """What a foreign call returns; a container an operator built from containers
     keeps the metadata of the elements it took from them."""
-    if type(result) in _BUILT and (tag.store.entries or tag.store.members):
-        try:
-            builder = f in _BUILDERS
-        except TypeError:
-            return result
-        if builder:
-            heap.carry_over(tag, args, result)
+    if (tag.store.entries or tag.store.members) and keeps_element_metadata(f, result):
+        heap.carry_over(tag, args, result)
     return result
+
+
+def keeps_element_metadata(f: Callable, result: Any) -> bool:
+    """Whether `result`, returned by the foreign call `f`, gets the metadata of the
+    elements (members) it took from `f`'s arguments: a builtin container that an
+    operator built out of containers (`a + b`, `a * 3`, `a | b`, `a += b`). Not a
+    deque with a `maxlen`, which drops elements from either end."""
+    if type(result) not in _BUILT or type(result) is deque and result.maxlen is not None:
+        return False
+    try:
+        return f in _BUILDERS
+    except TypeError:  # unhashable
+        return False
 
 
 def _cells(tag: Tag, runtime: Any) -> dict:
