@@ -1,4 +1,4 @@
-"""`D`, `jvp`, `gradient`, `jacobian`, `hessian` and `rule`.
+"""`D`, `jvp`, `gradient`, `jacobian` and `hessian`.
 
 Each derivative makes a fresh tagging context (a fresh tag, so no two
 derivatives, nested or side by side, share one), tags the inputs with their
@@ -18,7 +18,6 @@ from tagging import enabletagging, tag, untag
 from ad._context import Differentiation
 from ad._errors import describe
 from ad._numbers import is_number, one_like
-from ad._rules import RULES, User
 from ad._structure import tangent_of, tangents_of
 
 _MISSING = object()
@@ -31,7 +30,7 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
     tuple or dict of numbers, or an object with numeric fields; the derivative
     has the same shape.
     """
-    _check_callable(f, "D")
+    check_callable(f, "D")
     if x is _MISSING:
         @functools.wraps(f)
         def derivative(x: Any) -> Any:
@@ -44,7 +43,7 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
 
 def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     """`(f(*primals), its derivative in the direction of tangents)`."""
-    _check_callable(f, "jvp")
+    check_callable(f, "jvp")
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"jvp() needs one tangent per primal; got {len(primals)} primals "
@@ -76,21 +75,6 @@ def hessian(f: Callable, xs: Sequence) -> list:
     return jacobian(lambda ys: gradient(f, ys), xs)
 
 
-def rule(f: Callable) -> Callable:
-    """Register a forward rule for `f`: `@rule(f)` on `def r(primals, tangents)`
-    returning `(value, tangent)`. A constant argument's tangent is 0."""
-    _check_callable(f, "rule")
-
-    def register(function: Callable) -> Callable:
-        _check_callable(function, "rule")
-        RULES[f] = User(function, describe(function))
-        # Assigning the primitive again tells the engine its table changed.
-        Differentiation.rule_for = Differentiation.__dict__["rule_for"]
-        return function
-
-    return register
-
-
 def _partial(f: Callable, xs: Sequence, index: int) -> Any:
     """d f(xs) / d xs[index]: one forward pass, xs[index] seeded with 1."""
     xs = list(xs)
@@ -120,7 +104,7 @@ def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
         raise TypeError(f"{describe(f)}: {error}") from None
 
 
-def _check_callable(f: Any, caller: str) -> None:
+def check_callable(f: Any, caller: str) -> None:
     if not callable(f):
         raise TypeError(f"{caller}() needs a function to differentiate, got "
                         f"{type(f).__name__} {f!r}")

@@ -21,7 +21,8 @@ from tagging.layer import carries_metadata, rawest, tagger
 
 from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
-from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
+from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
+                       rule_of)
 
 
 class Differentiation(Context):
@@ -48,9 +49,14 @@ class Differentiation(Context):
         return general
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
-        if _constant(f) or not any(carries_metadata(a, self)
-                                   for a in (*args, *kwargs.values())):
+        rule = rule_of(f)
+        if type(rule) is Constant or not any(carries_metadata(a, self)
+                                             for a in (*args, *kwargs.values())):
             return super().fallback(f, *args, **kwargs)
+        if type(rule) is User and _numbers_only(args, kwargs):
+            # a user rule the engine cannot key a primitive by (an unhashable
+            # ctypes function): it is found here, by identity
+            return _apply_user(self, f, rule, args)
         if f is getattr:
             return _attribute(self, *args)
         wrapped = getattr(f, "__wrapped__", None)
@@ -247,12 +253,10 @@ def _method_named(primals: list) -> Any:
     return getattr(type(primals[0]), primals[1], method)
 
 
-def _constant(f: Any) -> bool:
-    """Whether `f`'s results carry no tangent by its rule (`len`, `<`)."""
-    try:
-        return type(RULES.get(f)) is Constant
-    except TypeError:  # unhashable
-        return False
+def _numbers_only(args: tuple, kwargs: dict) -> bool:
+    """Whether a call passes only numbers (tagged or not) and no keywords: what a
+    user rule's `(primals, tangents)` describes."""
+    return not kwargs and all(type(a) is Tagged or type(a) in SCALARS for a in args)
 
 
 def _numeric(result: Any) -> bool:

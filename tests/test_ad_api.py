@@ -1,0 +1,194 @@
+"""The surface of `ad`: how user rules are registered, scoped and removed."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+import warnings
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ad
+from ad import D, NonDifferentiableError
+from ad._context import Differentiation
+from contexts import overdub
+from tagging import enabletagging, metadata, tag
+
+mp = mpmath.mp
+points = st.floats(-3.0, 3.0, allow_nan=False)
+
+
+def cube(x):
+    return x * x * x
+
+
+def opaque(x):
+    """A Python function whose body gives 2x; the rules below say otherwise."""
+    return x * x
+
+
+def ten_times(primals, tangents):
+    return opaque(primals[0]), 10 * tangents[0]
+
+
+def hundred_times(primals, tangents):
+    return opaque(primals[0]), 100 * tangents[0]
+
+
+def sinh_doubled(primals, tangents):
+    return math.sinh(primals[0]), 2 * math.cosh(primals[0]) * tangents[0]
+
+
+def close(got, want, rel=1e-12):
+    return abs(got - want) <= rel * max(1.0, abs(want))
+
+
+# @rule: replacing, scoping, removing -------------------------------------------------
+
+def test_replacing_a_built_in_rule_warns_and_unrule_restores_it():
+    with pytest.warns(UserWarning, match=r"math\.sinh.*built-in.*override=True"):
+        ad.rule(math.sinh)(sinh_doubled)
+    try:
+        assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
+        assert close(D(D(math.sinh), 0.5), 2 * math.sinh(0.5))
+    finally:
+        ad.unrule(math.sinh)
+    assert D(math.sinh, 0.5) == math.cosh(0.5)
+
+
+def test_override_replaces_a_built_in_rule_silently():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ad.rule(math.sinh, override=True)(sinh_doubled)
+        try:
+            assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
+            ad.rule(math.sinh)(sinh_doubled)  # a user rule replacing a user rule: silent
+        finally:
+            ad.unrule(math.sinh)
+    assert D(math.sinh, 0.5) == math.cosh(0.5)
+
+
+def test_unrule_removes_a_user_rule():
+    assert D(opaque, 3.0) == 6.0  # the body
+    ad.rule(opaque)(ten_times)
+    assert D(opaque, 3.0) == 10.0
+    ad.unrule(opaque)
+    assert D(opaque, 3.0) == 6.0
+    assert D(D(opaque), 3.0) == 2.0
+
+
+def test_unrule_of_what_has_no_user_rule_is_named():
+    with pytest.raises(ValueError, match=r"unrule\(math\.sinh\).*only its built-in rule"):
+        ad.unrule(math.sinh)
+    with pytest.raises(ValueError, match=r"cube has no rule"):
+        ad.unrule(cube)
+    assert D(math.sinh, 0.5) == math.cosh(0.5)
+
+
+def test_rules_scope_a_rule_to_a_block():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scoped: no warning for a built-in
+        with ad.rules({math.sinh: sinh_doubled, opaque: ten_times}):
+            assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
+            assert D(opaque, 3.0) == 10.0
+            assert D(D(opaque), 3.0) == 0.0  # the rule's tangent, 10 * t, has no x in it
+    assert D(math.sinh, 0.5) == math.cosh(0.5)
+    assert D(opaque, 3.0) == 6.0
+
+
+def test_rules_restore_after_the_block_raises():
+    with pytest.raises(RuntimeError, match="inside"):
+        with ad.rules({math.sinh: sinh_doubled, opaque: ten_times}):
+            raise RuntimeError("inside")
+    assert D(math.sinh, 0.5) == math.cosh(0.5)
+    assert D(opaque, 3.0) == 6.0
+
+
+def test_rules_nest_and_restore_a_user_rule():
+    ad.rule(opaque)(ten_times)
+    try:
+        with ad.rules({opaque: hundred_times}):
+            assert D(opaque, 3.0) == 100.0
+            with ad.rules([(opaque, ten_times)]):
+                assert D(opaque, 3.0) == 10.0
+            assert D(opaque, 3.0) == 100.0
+        assert D(opaque, 3.0) == 10.0
+    finally:
+        ad.unrule(opaque)
+    assert D(opaque, 3.0) == 6.0
+
+
+def test_rules_given_one_function_twice_restore_what_was_before_both():
+    with ad.rules([(opaque, ten_times), (opaque, hundred_times)]):
+        assert D(opaque, 3.0) == 100.0
+    assert D(opaque, 3.0) == 6.0
+
+
+def test_rules_refuse_what_is_not_a_function_before_changing_anything():
+    with pytest.raises(TypeError, match="rules"):
+        with ad.rules({opaque: ten_times, math.sinh: "not a rule"}):
+            pass
+    assert D(opaque, 3.0) == 6.0
+
+
+def _differentiated_twice(change):
+    """d opaque / dx at 3.0 from ONE context run twice, `change` made between runs:
+    the engine caches what runs for each function in a context, so it must be told
+    the table changed."""
+    ctx = enabletagging(Differentiation(), opaque)
+    before = metadata(overdub(ctx, opaque, tag(3.0, ctx, 1.0)), ctx)
+    change()
+    return before, metadata(overdub(ctx, opaque, tag(3.0, ctx, 1.0)), ctx)
+
+
+def test_a_context_run_again_sees_every_change_of_the_rules():
+    assert _differentiated_twice(lambda: ad.rule(opaque)(ten_times)) == (6.0, 10.0)
+    assert _differentiated_twice(lambda: ad.rule(opaque)(hundred_times)) == (10.0, 100.0)
+    assert _differentiated_twice(lambda: ad.unrule(opaque)) == (100.0, 6.0)
+    scope = ad.rules({opaque: ten_times})
+    assert _differentiated_twice(scope.__enter__) == (6.0, 10.0)
+    assert _differentiated_twice(lambda: scope.__exit__(None, None, None)) == (10.0, 6.0)
+
+
+# A rule for an unhashable callable: a C function through ctypes -----------------------
+
+def _libm_cos():
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    cos = libm.cos
+    cos.argtypes, cos.restype = [ctypes.c_double], ctypes.c_double
+    return cos
+
+
+c_cos = _libm_cos()
+
+
+def c_cos_rule(primals, tangents):
+    return c_cos(primals[0]), -math.sin(primals[0]) * tangents[0]
+
+
+@given(points)
+def test_a_rule_for_a_ctypes_function(x):
+    with pytest.raises(TypeError):
+        hash(c_cos)  # why it needs keying by identity
+    ad.rule(c_cos)(c_cos_rule)
+    try:
+        assert D(c_cos, x) == -math.sin(x)
+        assert D(lambda t: c_cos(2 * t), x) == -2 * math.sin(2 * x)
+        assert close(D(D(c_cos), x), -math.cos(x))
+        assert close(D(lambda y: D(lambda t: c_cos(t * y), x), 0.5),
+                     -math.sin(0.5 * x) - 0.5 * x * math.cos(0.5 * x))
+    finally:
+        ad.unrule(c_cos)
+    with pytest.raises(NonDifferentiableError, match="cos"):
+        D(c_cos, x)
+
+
+def test_a_scoped_rule_for_a_ctypes_function():
+    with ad.rules([(c_cos, c_cos_rule)]):
+        assert D(c_cos, 1.0) == -math.sin(1.0)
+    with pytest.raises(NonDifferentiableError, match="cos"):
+        D(c_cos, 1.0)
