@@ -9,7 +9,6 @@ coordination.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, Sequence
 
 from contexts import overdub
@@ -32,13 +31,33 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
     """
     check_callable(f, "D")
     if x is _MISSING:
-        @functools.wraps(f)
-        def derivative(x: Any) -> Any:
-            return D(f, x)
-
-        return derivative
+        return Derivative(f)
     _check_point(x, "D", f)
     return jvp(f, (x,), (one_like(x),))[1]
+
+
+class Derivative:
+    """The derivative function of `f`, made by `D(f)`: calling it at `x` is `D(f, x)`.
+
+    An object of its own rather than a closure, so that it shows what it is
+    (`D(sin)`, `D(D(f))`), and pickles whenever `f` does (`Pool.map(D(f), xs)`).
+    `__wrapped__` is `f`.
+    """
+
+    __slots__ = ("__wrapped__",)
+
+    def __init__(self, f: Callable) -> None:
+        self.__wrapped__ = f
+
+    def __call__(self, x: Any) -> Any:
+        return D(self.__wrapped__, x)
+
+    def __repr__(self) -> str:
+        f = self.__wrapped__
+        return f"D({getattr(f, '__qualname__', None) or repr(f)})"
+
+    def __reduce__(self) -> tuple:
+        return Derivative, (self.__wrapped__,)
 
 
 def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:

@@ -1,15 +1,24 @@
-"""The surface of `ad`: how user rules are registered, scoped and removed."""
+"""The surface of `ad`: what `D(f)` is, and how user rules are registered, scoped
+and removed.
+
+References: mpmath at 40 digits for derivatives, the plain call (`D(f, x)`) for
+what `D(f)(x)` must give.
+"""
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import math
+import multiprocessing
+import pickle
+import pydoc
 import warnings
+from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ad
@@ -17,6 +26,7 @@ from ad import D, NonDifferentiableError
 from ad._context import Differentiation
 from contexts import overdub
 from tagging import enabletagging, metadata, tag
+from tests import ad_subjects as subjects
 
 mp = mpmath.mp
 points = st.floats(-3.0, 3.0, allow_nan=False)
@@ -45,6 +55,57 @@ def sinh_doubled(primals, tangents):
 
 def close(got, want, rel=1e-12):
     return abs(got - want) <= rel * max(1.0, abs(want))
+
+
+# D(f): the derivative function ------------------------------------------------------
+
+def test_the_derivative_function_shows_what_it_is():
+    assert repr(D(math.sin)) == "D(sin)"
+    assert repr(D(D(cube))) == "D(D(cube))"
+    assert repr(D(D(D(math.exp)))) == "D(D(D(exp)))"
+    assert D(math.sin).__wrapped__ is math.sin
+    assert D(D(cube)).__wrapped__.__wrapped__ is cube
+
+
+def test_help_of_the_derivative_function_is_its_own():
+    shown = pydoc.render_doc(D(math.sin))
+    assert math.sin.__doc__ not in shown
+    assert "derivative function" in D(math.sin).__doc__
+    assert "derivative function" in shown
+
+
+@settings(max_examples=20)  # a fourth derivative takes a tenth of a second
+@given(points, st.integers(1, 4))
+def test_the_derivative_function_at_every_depth(x, depth):
+    """`D(...D(sin)...)(x)` is the plain call `D(f, x)` and the depth-th derivative."""
+    nested = math.sin
+    for _ in range(depth - 1):
+        nested = D(nested)
+    got = D(nested)(x)
+    assert got == D(nested, x)
+    with mp.workdps(40):
+        assert close(got, float(mpmath.diff(mpmath.sin, x, depth)))
+
+
+def test_the_derivative_function_keeps_the_type_of_the_point():
+    assert D(cube)(2) == 12 and type(D(cube)(2)) is int
+    assert D(D(cube))(Fraction(1, 3)) == 2 and type(D(D(cube))(Fraction(1, 3))) is Fraction
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_the_derivative_function_pickles(protocol):
+    again = pickle.loads(pickle.dumps(D(D(subjects.recursive)), protocol))
+    assert repr(again) == "D(D(recursive))"
+    assert again(2.0) == D(D(subjects.recursive))(2.0) == 20 * 2.0 ** 3
+
+
+def test_the_derivative_function_in_a_pool_of_processes():
+    points = [0.5, 1.0, 2.0, 3.0]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        firsts = pool.map(D(subjects.recursive), points)
+        seconds = pool.map(D(D(subjects.recursive)), points)
+    assert firsts == [D(subjects.recursive, t) for t in points] == [5 * t ** 4 for t in points]
+    assert seconds == [20 * t ** 3 for t in points]
 
 
 # @rule: replacing, scoping, removing -------------------------------------------------
