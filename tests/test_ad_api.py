@@ -1,8 +1,8 @@
-"""The surface of `ad`: what `D(f)` is, and how user rules are registered, scoped
-and removed.
+"""The surface of `ad`: what `D(f)` is, how user rules are registered, scoped and
+removed, and what `gradient`, `hessian` and `D` say when given the wrong thing.
 
 References: mpmath at 40 digits for derivatives, the plain call (`D(f, x)`) for
-what `D(f)(x)` must give.
+what `D(f)(x)` must give, exact `Fraction` arithmetic for gradients.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import multiprocessing
 import pickle
 import pydoc
 import warnings
+from decimal import Decimal
 from fractions import Fraction
 
 import mpmath
@@ -22,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ad
-from ad import D, NonDifferentiableError
+from ad import D, NonDifferentiableError, gradient, hessian, jacobian, jvp
 from ad._context import Differentiation
 from contexts import overdub
 from tagging import enabletagging, metadata, tag
@@ -253,3 +254,63 @@ def test_a_scoped_rule_for_a_ctypes_function():
         assert D(c_cos, 1.0) == -math.sin(1.0)
     with pytest.raises(NonDifferentiableError, match="cos"):
         D(c_cos, 1.0)
+
+
+# Bad input: a vector where a scalar is needed, a point that is no number ---------------
+
+def pair(v):
+    return [v[0] * v[1], v[0] + v[1]]
+
+
+def product(v):
+    return v[0] * v[1]
+
+
+def test_the_gradient_of_a_vector_function_is_refused():
+    with pytest.raises(TypeError, match=r"gradient\(\) is of a scalar function.*"
+                                        r"test_ad_api\.pair.*returned list \[6\.0, 5\.0\]"
+                                        r".*use jacobian\(tests\.test_ad_api\.pair, xs\)"):
+        gradient(pair, [2.0, 3.0])
+    assert jacobian(pair, [2.0, 3.0]) == [[3.0, 2.0], [1.0, 1.0]]
+
+
+def test_the_hessian_of_a_vector_function_is_refused():
+    with pytest.raises(TypeError, match=r"hessian\(\) is of a scalar function.*"
+                                        r"test_ad_api\.pair.*returned list \[6\.0, 5\.0\]"
+                                        r".*hessian\(lambda v: tests\.test_ad_api\.pair\(v\)\[i\]"):
+        hessian(pair, [2.0, 3.0])
+
+
+def test_the_jacobian_of_a_scalar_function_says_what_it_returned():
+    with pytest.raises(TypeError, match=r"jacobian\(\).*test_ad_api\.product.*returned "
+                                        r"float 6\.0.*gradient\(tests\.test_ad_api\.product"):
+        jacobian(product, [2.0, 3.0])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: D(cube, [1.0, 2.0]), r"D\(\).*got list \[1\.0, 2\.0\] for tests\.test_ad_api\.cube"
+                                  r".*gradient\(tests\.test_ad_api\.cube, xs\)"),
+    (lambda: D(cube, (1.0,)), r"got tuple.*jacobian\(tests\.test_ad_api\.cube, xs\)"),
+    (lambda: D(cube, Decimal("1.5")), r"got Decimal.*D\(tests\.test_ad_api\.cube, float\(x\)\)"),
+    (lambda: D(cube, "1.5"), r"got str '1\.5'.*float\(x\)"),
+    (lambda: D(cube, True), r"got bool True.*float\(x\)"),
+    (lambda: jvp(cube, ([1.0],), (1.0,)), r"jvp\(\).*got list.*one number per argument"),
+    (lambda: gradient(product, [[1.0], 2.0]), r"gradient\(\).*got list.*one flat list"),
+    (lambda: hessian(product, ["1", 2.0]), r"hessian\(\).*got str.*"
+                                           r"hessian\(tests\.test_ad_api\.product, \[float"),
+])
+def test_a_point_that_is_no_number_says_what_to_use(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+fractions = st.fractions(-10, 10, max_denominator=50)
+
+
+@given(fractions, fractions, fractions)
+def test_the_gradient_of_a_scalar_function_is_exact(a, x, y):
+    def f(v):
+        return a * v[0] ** 2 * v[1] + v[1] ** 3
+
+    assert gradient(f, [x, y]) == [2 * a * x * y, a * x ** 2 + 3 * y ** 2]
+    assert hessian(f, [x, y]) == [[2 * a * y, 2 * a * x], [2 * a * x, 6 * y]]
