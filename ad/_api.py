@@ -151,8 +151,7 @@ def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
 
 def check_callable(f: Any, caller: str) -> None:
     if not callable(f):
-        raise TypeError(f"{caller}() needs a function to differentiate, got "
-                        f"{type(f).__name__} {f!r}")
+        raise TypeError(f"{caller}() needs a function, got {type(f).__name__} {f!r}")
 
 
 def _check_point(x: Any, caller: str, f: Callable) -> None:

@@ -53,10 +53,13 @@ class Differentiation(Context):
         if type(rule) is Constant or not any(carries_metadata(a, self)
                                              for a in (*args, *kwargs.values())):
             return super().fallback(f, *args, **kwargs)
-        if type(rule) is User and _numbers_only(args, kwargs):
-            # a user rule the engine cannot key a primitive by (an unhashable
-            # ctypes function): it is found here, by identity
-            return _apply_user(self, f, rule, args)
+        if type(rule) is User:
+            if _numbers_only(args, kwargs):
+                # a user rule the engine cannot key a primitive by (an unhashable
+                # ctypes function): it is found here, by identity
+                return _apply_user(self, f, rule, args)
+            raise no_rule(f, "its rule (ad.rule) takes numbers by position, and it "
+                             "received a derivative in a container or by keyword")
         if f is getattr:
             return _attribute(self, *args)
         wrapped = getattr(f, "__wrapped__", None)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import ad
 from ad import D, NonDifferentiableError, gradient, hessian, jacobian, jvp
 from ad._context import Differentiation
+from ad._rules import User, rule_of
 from contexts import overdub
 from tagging import enabletagging, metadata, tag
 from tests import ad_subjects as subjects
@@ -52,6 +53,30 @@ def hundred_times(primals, tangents):
 
 def sinh_doubled(primals, tangents):
     return math.sinh(primals[0]), 2 * math.cosh(primals[0]) * tangents[0]
+
+
+def _libm_cos():
+    """libm's `cos` as a C library's function is called through ctypes: unhashable."""
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    cos = libm.cos
+    cos.argtypes, cos.restype = [ctypes.c_double], ctypes.c_double
+    return cos
+
+
+c_cos = _libm_cos()
+
+
+def c_cos_rule(primals, tangents):
+    return c_cos(primals[0]), -math.sin(primals[0]) * tangents[0]
+
+
+@pytest.fixture(autouse=True)
+def no_user_rule_left_behind():
+    """A test that fails leaves none of its rules to the tests after it."""
+    yield
+    for f in (opaque, math.sinh, math.prod, c_cos):
+        if type(rule_of(f)) is User:
+            ad.unrule(f)
 
 
 def close(got, want, rel=1e-12):
@@ -112,13 +137,12 @@ def test_the_derivative_function_in_a_pool_of_processes():
 # @rule: replacing, scoping, removing -------------------------------------------------
 
 def test_replacing_a_built_in_rule_warns_and_unrule_restores_it():
-    with pytest.warns(UserWarning, match=r"math\.sinh.*built-in.*override=True"):
+    with pytest.warns(UserWarning, match=r"math\.sinh.*built-in.*override=True") as warned:
         ad.rule(math.sinh)(sinh_doubled)
-    try:
-        assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
-        assert close(D(D(math.sinh), 0.5), 2 * math.sinh(0.5))
-    finally:
-        ad.unrule(math.sinh)
+    assert warned[0].filename == __file__  # the user's line
+    assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
+    assert close(D(D(math.sinh), 0.5), 2 * math.sinh(0.5))
+    ad.unrule(math.sinh)
     assert D(math.sinh, 0.5) == math.cosh(0.5)
 
 
@@ -126,11 +150,9 @@ def test_override_replaces_a_built_in_rule_silently():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ad.rule(math.sinh, override=True)(sinh_doubled)
-        try:
-            assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
-            ad.rule(math.sinh)(sinh_doubled)  # a user rule replacing a user rule: silent
-        finally:
-            ad.unrule(math.sinh)
+        assert D(math.sinh, 0.5) == 2 * math.cosh(0.5)
+        ad.rule(math.sinh)(sinh_doubled)  # a user rule replacing a user rule: silent
+    ad.unrule(math.sinh)
     assert D(math.sinh, 0.5) == math.cosh(0.5)
 
 
@@ -172,15 +194,13 @@ def test_rules_restore_after_the_block_raises():
 
 def test_rules_nest_and_restore_a_user_rule():
     ad.rule(opaque)(ten_times)
-    try:
-        with ad.rules({opaque: hundred_times}):
-            assert D(opaque, 3.0) == 100.0
-            with ad.rules([(opaque, ten_times)]):
-                assert D(opaque, 3.0) == 10.0
-            assert D(opaque, 3.0) == 100.0
-        assert D(opaque, 3.0) == 10.0
-    finally:
-        ad.unrule(opaque)
+    with ad.rules({opaque: hundred_times}):
+        assert D(opaque, 3.0) == 100.0
+        with ad.rules([(opaque, ten_times)]):
+            assert D(opaque, 3.0) == 10.0
+        assert D(opaque, 3.0) == 100.0
+    assert D(opaque, 3.0) == 10.0
+    ad.unrule(opaque)
     assert D(opaque, 3.0) == 6.0
 
 
@@ -218,35 +238,33 @@ def test_a_context_run_again_sees_every_change_of_the_rules():
 
 # A rule for an unhashable callable: a C function through ctypes -----------------------
 
-def _libm_cos():
-    libm = ctypes.CDLL(ctypes.util.find_library("m"))
-    cos = libm.cos
-    cos.argtypes, cos.restype = [ctypes.c_double], ctypes.c_double
-    return cos
-
-
-c_cos = _libm_cos()
-
-
-def c_cos_rule(primals, tangents):
-    return c_cos(primals[0]), -math.sin(primals[0]) * tangents[0]
-
-
 @given(points)
 def test_a_rule_for_a_ctypes_function(x):
     with pytest.raises(TypeError):
         hash(c_cos)  # why it needs keying by identity
     ad.rule(c_cos)(c_cos_rule)
-    try:
-        assert D(c_cos, x) == -math.sin(x)
-        assert D(lambda t: c_cos(2 * t), x) == -2 * math.sin(2 * x)
-        assert close(D(D(c_cos), x), -math.cos(x))
-        assert close(D(lambda y: D(lambda t: c_cos(t * y), x), 0.5),
-                     -math.sin(0.5 * x) - 0.5 * x * math.cos(0.5 * x))
-    finally:
-        ad.unrule(c_cos)
+    assert D(c_cos, x) == -math.sin(x)
+    assert D(lambda t: c_cos(2 * t), x) == -2 * math.sin(2 * x)
+    assert close(D(D(c_cos), x), -math.cos(x))
+    assert close(D(lambda y: D(lambda t: c_cos(t * y), x), 0.5),
+                 -math.sin(0.5 * x) - 0.5 * x * math.cos(0.5 * x))
+    ad.unrule(c_cos)
     with pytest.raises(NonDifferentiableError, match="cos"):
         D(c_cos, x)
+
+
+def test_a_user_rule_given_a_derivative_it_cannot_see_refuses():
+    def c_cos_by_keyword(x):
+        return c_cos(x=x)
+
+    def product_of_a_list(x):
+        return math.prod([x, 2.0])
+
+    with ad.rules([(c_cos, c_cos_rule), (math.prod, ten_times)]):
+        for f in (c_cos_by_keyword, product_of_a_list):
+            with pytest.raises(NonDifferentiableError, match=r"rule \(ad\.rule\) takes "
+                                                             r"numbers by position"):
+                D(f, 1.0)
 
 
 def test_a_scoped_rule_for_a_ctypes_function():
