@@ -19,7 +19,7 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, rawest, tagger
 
-from ad._errors import describe, no_rule
+from ad._errors import NonDifferentiableError, describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
@@ -58,8 +58,7 @@ class Differentiation(Context):
                 # a user rule the engine cannot key a primitive by (an unhashable
                 # ctypes function): it is found here, by identity
                 return _apply_user(self, f, rule, args)
-            raise no_rule(f, "its rule (ad.rule) takes numbers by position, and it "
-                             "received a derivative in a container or by keyword")
+            raise _beyond_the_rule(f)
         if f is getattr:
             return _attribute(self, *args)
         wrapped = getattr(f, "__wrapped__", None)
@@ -90,6 +89,9 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                 live = True
         elif type(a) not in SCALARS:
             objects = True  # a container or user object: the engine runs its code
+    if objects and type(rule) is User and any(
+            type(a) is not Tagged and carries_metadata(a, ctx) for a in args):
+        raise _beyond_the_rule(f)
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
     if type(rule) is Model:
@@ -254,6 +256,13 @@ def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> An
 def _method_named(primals: list) -> Any:
     """`float.as_integer_ratio`, for the error of `method(x, 'as_integer_ratio')`."""
     return getattr(type(primals[0]), primals[1], method)
+
+
+def _beyond_the_rule(f: Callable) -> NonDifferentiableError:
+    """The error for a derivative a user rule cannot be given: its tangents are
+    those of the numbers passed by position."""
+    return no_rule(f, "its rule (ad.rule) takes numbers by position, and it received a "
+                      "derivative in a container or by keyword")
 
 
 def _numbers_only(args: tuple, kwargs: dict) -> bool:

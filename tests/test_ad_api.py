@@ -253,15 +253,35 @@ def test_a_rule_for_a_ctypes_function(x):
         D(c_cos, x)
 
 
+def total(xs, *more):
+    """A Python function whose rule below takes numbers: never a list."""
+    return sum(xs) + sum(more)
+
+
+def total_rule(primals, tangents):
+    return total(*primals), sum(tangents[1:])
+
+
 def test_a_user_rule_given_a_derivative_it_cannot_see_refuses():
+    """Silently 0 before: the rule's tangents are those of the numbers passed by
+    position, and the list's element was run past it."""
     def c_cos_by_keyword(x):
         return c_cos(x=x)
 
     def product_of_a_list(x):
         return math.prod([x, 2.0])
 
-    with ad.rules([(c_cos, c_cos_rule), (math.prod, ten_times)]):
-        for f in (c_cos_by_keyword, product_of_a_list):
+    def total_of_a_list(x):
+        return total([x, 1.0])
+
+    def total_of_a_list_and_a_number(x):
+        return total([x, 1.0], x)
+
+    assert D(total_of_a_list, 2.0) == 1.0  # the body, with no rule
+    with ad.rules([(c_cos, c_cos_rule), (math.prod, ten_times), (total, total_rule)]):
+        assert D(lambda x: total([1.0], x), 2.0) == 1.0  # the rule: a constant list
+        for f in (c_cos_by_keyword, product_of_a_list, total_of_a_list,
+                  total_of_a_list_and_a_number):
             with pytest.raises(NonDifferentiableError, match=r"rule \(ad\.rule\) takes "
                                                              r"numbers by position"):
                 D(f, 1.0)
