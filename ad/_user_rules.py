@@ -11,6 +11,7 @@ what it worked out from the table for a context type.
 from __future__ import annotations
 
 import contextlib
+import types
 import warnings
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -22,13 +23,14 @@ from ad._rules import User, rule_of, set_rule
 
 def rule(f: Callable, *, override: bool = False) -> Callable:
     """Register a forward rule for `f`: `@rule(f)` on `def r(primals, tangents)`
-    returning `(value, tangent)`. A constant argument's tangent is 0.
+    returning `(value, tangent)`. A constant argument's tangent is 0. For a method,
+    `f` is the class's function (`Class.method`) and the object comes first.
 
     The rule holds for the whole process. Replacing one of `ad`'s built-in rules
     (`math.sin`'s, say) warns unless `override=True`; to replace one for a block
     only, use `with ad.rules({f: r}):`. `ad.unrule(f)` removes the rule again.
     """
-    check_callable(f, "rule")
+    _check_function(f, "rule")
 
     def register(function: Callable) -> Callable:
         check_callable(function, "rule")
@@ -67,7 +69,7 @@ def rules(table: Mapping | Iterable[tuple[Callable, Callable]]) -> Iterator[None
     dict key (a `ctypes` function) goes in a list of pairs: `rules([(f, r)])`."""
     pairs = list(table.items() if isinstance(table, Mapping) else table)
     for f, function in pairs:
-        check_callable(f, "rules")
+        _check_function(f, "rules")
         check_callable(function, "rules")
     before = [(f, rule_of(f)) for f, _ in pairs]
     for f, function in pairs:
@@ -85,6 +87,21 @@ def _user(function: Callable, current: Any) -> User:
     """A user rule standing in for `current`, or for the built-in rule it stood in for."""
     replaces = current.replaces if type(current) is User else current
     return User(function, describe(function), replaces)
+
+
+def _check_function(f: Any, caller: str) -> None:
+    """A rule is for a function: the engine runs a method bound to any object as its
+    one function, so a rule for one object's method could not be told apart."""
+    check_callable(f, caller)
+    owner = getattr(f, "__self__", None)
+    if isinstance(f, types.MethodType) or (
+            isinstance(f, types.BuiltinMethodType)
+            and not isinstance(owner, (types.ModuleType, type, type(None)))):
+        function = (f"{describe(f)}.__func__" if isinstance(owner, type)
+                    else f"{type(owner).__qualname__}.{f.__name__}")
+        raise TypeError(f"{caller}() needs a function, and {describe(f)} is a method bound "
+                        f"to {owner!r}; register the rule for the function it binds, "
+                        f"{function}, whose primals begin with the object")
 
 
 def _table_changed() -> None:

@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import pickle
 import pydoc
+import random
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -215,6 +216,44 @@ def test_rules_refuse_what_is_not_a_function_before_changing_anything():
         with ad.rules({opaque: ten_times, math.sinh: "not a rule"}):
             pass
     assert D(opaque, 3.0) == 6.0
+
+
+class Scaled:
+    def __init__(self, k):
+        self.k = k
+
+    def apply(self, x):
+        return self.k * x * x
+
+
+def besselj_rule(primals, tangents):
+    """d/dx J_n(x) = (J_{n-1}(x) - J_{n+1}(x)) / 2; the first primal is mpmath's context."""
+    _, n, x = primals
+    return mpmath.besselj(n, x), (mpmath.besselj(n - 1, x) - mpmath.besselj(n + 1, x)) / 2 \
+        * tangents[2]
+
+
+@pytest.mark.parametrize("method, function", [
+    (Scaled(2.0).apply, "Scaled.apply"),
+    (mpmath.besselj, "MPContext.besselj"),
+    (random.random, "Random.random"),
+])
+def test_a_rule_for_a_bound_method_names_the_function_to_use(method, function):
+    """A crash before (KeyError of the engine's table): the engine runs every
+    object's method as one function."""
+    with pytest.raises(TypeError, match=rf"rule\(\) needs a function.*bound.*{function}"):
+        ad.rule(method)(ten_times)
+    with pytest.raises(TypeError, match=rf"rules\(\) needs a function.*{function}"):
+        with ad.rules([(method, ten_times)]):
+            pass
+
+
+def test_a_rule_for_the_function_a_method_binds():
+    with ad.rules({type(mp).besselj: besselj_rule}):
+        got = D(lambda x: mpmath.besselj(0, x), mpmath.mpf("0.75"))
+    with mp.workdps(40):
+        want = mpmath.diff(lambda x: mpmath.besselj(0, x), mpmath.mpf("0.75"))
+    assert abs(got - want) < 1e-14
 
 
 def _differentiated_twice(change):
