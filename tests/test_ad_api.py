@@ -119,6 +119,13 @@ def test_the_derivative_function_keeps_the_type_of_the_point():
     assert D(D(cube))(Fraction(1, 3)) == 2 and type(D(D(cube))(Fraction(1, 3))) is Fraction
 
 
+def test_messages_name_the_derivative_function_as_the_user_wrote_it():
+    for call in (lambda: D(D(cube), [1.0, 2.0]), lambda: ad.check(D(cube), "1")):
+        with pytest.raises(TypeError, match=r"for D\(cube\)") as raised:
+            call()
+        assert "_api" not in str(raised.value)
+
+
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
 def test_the_derivative_function_pickles(protocol):
     again = pickle.loads(pickle.dumps(D(D(subjects.recursive)), protocol))
