@@ -134,12 +134,12 @@ def test_the_derivative_function_pickles(protocol):
 
 
 def test_the_derivative_function_in_a_pool_of_processes():
-    points = [0.5, 1.0, 2.0, 3.0]
+    ts = [0.5, 1.0, 2.0, 3.0]
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        firsts = pool.map(D(subjects.recursive), points)
-        seconds = pool.map(D(D(subjects.recursive)), points)
-    assert firsts == [D(subjects.recursive, t) for t in points] == [5 * t ** 4 for t in points]
-    assert seconds == [20 * t ** 3 for t in points]
+        firsts = pool.map(D(subjects.recursive), ts)
+        seconds = pool.map(D(D(subjects.recursive)), ts)
+    assert firsts == [D(subjects.recursive, t) for t in ts] == [5 * t ** 4 for t in ts]
+    assert seconds == [20 * t ** 3 for t in ts]
 
 
 # @rule: replacing, scoping, removing -------------------------------------------------
