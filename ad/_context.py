@@ -29,7 +29,8 @@ from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_me
 
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._numbers import NUMBERS, SCALARS, is_number
-from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
+from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
+                       rule_of)
 
 
 class Differentiation(Context):
@@ -65,10 +66,17 @@ class Differentiation(Context):
                 return _binary(self, f, *rule.jvps[:2], general, tagger(self))
         return general
 
-    def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
-        if _constant(f) or not any(carries_metadata(a, self)
-                                   for a in (*args, *kwargs.values())):
+    def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        rule = rule_of(f)
+        if type(rule) is Constant or not any(carries_metadata(a, self)
+                                             for a in (*args, *kwargs.values())):
             return super().fallback(f, *args, **kwargs)
+        if type(rule) is User:
+            if _numbers_only(args, kwargs):
+                # a user rule the engine cannot key a primitive by (an unhashable
+                # ctypes function): it is found here, by identity
+                return _apply_user(self, f, rule, args)
+            raise self.refuse(_beyond_the_rule(f))
         if f is getattr:
             return _attribute(self, *args)
         if f is dropped:
@@ -79,7 +87,6 @@ class Differentiation(Context):
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
-        rule = _rule_of(f)
         if type(rule) in _APPLY and not kwargs and all(
                 isinstance(a, numbers.Number) or type(a) is Tagged and a.tag is self.tag
                 for a in args):
@@ -120,6 +127,9 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                 live = True
         elif type(a) not in SCALARS:
             objects = True  # a container or user object: the engine runs its code
+    if objects and type(rule) is User and any(
+            type(a) is not Tagged and carries_metadata(a, ctx) for a in args):
+        raise ctx.refuse(_beyond_the_rule(f))
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
     if kwargs:
@@ -335,21 +345,22 @@ def _method_named(primals: list) -> Any:
     return getattr(type(primals[0]), primals[1], method)
 
 
-def _constant(f: Any) -> bool:
-    """Whether `f`'s results carry no tangent by its rule (`len`, `<`)."""
-    return type(_rule_of(f)) is Constant
-
-
 def _container(result: Any) -> bool:
     """Whether `result` holds values (bytes hold a number's bits: `_numeric`)."""
     return isinstance(result, Collection) and not isinstance(result, (bytes, bytearray))
 
 
-def _rule_of(f: Any) -> Any:
-    try:
-        return RULES.get(f)
-    except TypeError:  # unhashable
-        return None
+def _beyond_the_rule(f: Callable) -> NonDifferentiableError:
+    """The error for a derivative a user rule cannot be given: its tangents are
+    those of the numbers passed by position."""
+    return no_rule(f, "its rule (ad.rule) takes numbers by position, and it received a "
+                      "derivative in a container or by keyword")
+
+
+def _numbers_only(args: tuple, kwargs: dict) -> bool:
+    """Whether a call passes only numbers (tagged or not) and no keywords: what a
+    user rule's `(primals, tangents)` describes."""
+    return not kwargs and all(type(a) is Tagged or type(a) in SCALARS for a in args)
 
 
 def _numeric(result: Any) -> bool:

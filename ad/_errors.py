@@ -19,8 +19,10 @@ class NonDifferentiableError(TypeError):
 
 def describe(f: Any) -> str:
     """`math.fsum`, `struct.pack`, `Point.norm`: how a user names `f`."""
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None)
+    if name is None:  # a callable object (`D(f)`, a partial): named by its repr
+        return repr(f)
     module = getattr(f, "__module__", None) or ""
-    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
     module = {"_operator": "operator", "builtins": "", "_struct": "struct"}.get(module, module)
     return f"{module}.{name}" if module else name
 

@@ -153,3 +153,11 @@ def test_exec_and_eval_with_a_namespace_differentiate():
         return namespace["y"] + eval("x * 5", {"x": x})
 
     assert D(f, 2.0) == 9.0
+
+
+def test_a_keyword_argument_named_f_or_output_reaches_the_callee():
+    """The hooks' own parameters (`f`, `output`) take no keywords of the user's."""
+    def f(x):
+        return float("{f}{output}".format(f=1, output=2)) * x
+
+    assert D(f, 2.0) == 12.0
