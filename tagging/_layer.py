@@ -28,6 +28,7 @@ from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
 from tagging._leaving import dropped, plain_defaults
+from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
 from tagging._store import Store
 from tagging._tagged import Tagged, rawest, wrap
@@ -187,6 +188,11 @@ def _cells(tag: Tag, runtime: Any) -> dict:
     def plain(value):
         return heap.own(value, tag)
 
+    def captured(value, subject, path):  # what a `case` pattern bound (`_patterns`)
+        if not entries and type(subject) is not Tagged:
+            return value
+        return recaptured(tag, value, subject, path)
+
     def default(value):  # tagged while the run lasts (`_leaving`)
         if type(value) is Tagged and value.tag is tag:
             store.defaults.append(value)
@@ -210,7 +216,7 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "default": default, "leaving": leaving, "yielded": yielded,
+            "globals": globals, "plain": plain, "captured": captured, "default": default, "leaving": leaving, "yielded": yielded,
             "received": received,
             "kwargs": kwargs,
             **heap_paths(runtime.ctx, runtime.dispatch,

@@ -25,6 +25,7 @@ from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constan
                             name, placed)
 from tagging import _markers as markers
 from tagging._leaving import GENERATOR_RETURN
+from tagging._patterns import capture_paths
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -305,9 +306,24 @@ class _Tagging(BodyTransformer):
         return node
 
     def visit_Match(self, node: ast.Match) -> ast.AST:
-        """Patterns compare and test types natively: they match the plain subject."""
+        """Patterns compare and test types natively: they match the plain subject,
+        held as it was; a case's body starts by giving the names its pattern
+        captured their metadata (`_patterns`)."""
         node = self.generic_visit(node)
-        node.subject = self.helper("plain", [node.subject], node.subject)
+        self.chains += 1
+        held = hidden(self.level, f"subject{self.chains}")
+        subject = ast.NamedExpr(target=name(held, node, store=True), value=node.subject)
+        node.subject = self.helper("plain", [ast.copy_location(subject, node)], node.subject)
+        for case in node.cases:
+            recaptured = [
+                ast.copy_location(ast.Assign(
+                    targets=[name(identifier, case.pattern, store=True)],
+                    value=self.helper("captured", [name(identifier, case.pattern),
+                                                   name(held, case.pattern),
+                                                   constant(path, case.pattern)],
+                                      case.pattern)), case.pattern)
+                for identifier, path in capture_paths(case.pattern)]
+            case.body[0:0] = recaptured
         return node
 
     # What a generator hands out ----------------------------------------------------
