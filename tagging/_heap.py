@@ -8,7 +8,7 @@ an attribute access runs is `_routes`; what generators yield is `_channels`.
 from __future__ import annotations
 
 import gc
-from collections import deque
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
@@ -24,6 +24,8 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 _VIEWS = (VALUES, ITEMS, KEYS)
+_ORDERED_VIEWS = tuple(type(view) for view in (OrderedDict().values(), OrderedDict().items(),
+                                               OrderedDict().keys()))
 
 
 def own(x: Any, tag: Tag) -> Any:
@@ -353,6 +355,14 @@ def native_order(keys: list, reverse: bool) -> list | None:
 
 def pick(items: list, order: list) -> list:
     return [items[i] for i in order]
+
+
+def view_pairs(mapping: dict, view: Any) -> Any:
+    """(key, value) pairs in the order `view` shows them: an OrderedDict keeps an
+    order of its own (`move_to_end`), which `dict.items` does not follow."""
+    if isinstance(view, _ORDERED_VIEWS):
+        return OrderedDict.items(mapping)
+    return dict.items(mapping)
 
 
 def view_mapping(view: Any) -> dict:

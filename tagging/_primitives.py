@@ -247,13 +247,13 @@ def iterate(ctx, iterable, reported=False):
         return heap.own(iterable, tag)
     if native.isinstance(raw, heap.KEYED):
         return _iterate_keyed(ctx, iterable, raw)
-    if kind is heap.VALUES or kind is heap.ITEMS:
+    if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):  # an OrderedDict's views too
         mapping = heap.view_mapping(raw)
         if not heap.has_slots(tag, mapping):
             return heap.own(iterable, tag)
-        if kind is heap.VALUES:
-            return _iterate_values(ctx, mapping)
-        return _iterate_pairs(ctx, mapping)
+        if native.isinstance(raw, heap.VALUES):
+            return _iterate_values(ctx, mapping, raw)
+        return _iterate_pairs(ctx, mapping, raw)
     if kind is _GENERATOR:
         return _retagging(ctx, heap.own(iterable, tag))
     return heap.own(iterable, tag)  # (not iterable: the site raises its error)
@@ -359,18 +359,18 @@ def _iterate_members(ctx, iterable, container):
         yield heap.retag_member(tag, container, member)
 
 
-def _iterate_values(ctx, mapping):
-    """Iterate `mapping.values()` giving back the values' metadata."""
+def _iterate_values(ctx, mapping, view):
+    """Iterate a values `view` of `mapping`, giving back the values' metadata."""
     tag = ctx.tag
-    for key, value in dict.items(mapping):
+    for key, value in heap.view_pairs(mapping, view):
         yield heap.retag_value(tag, mapping, key, value)
 
 
-def _iterate_pairs(ctx, mapping):
-    """Iterate `mapping.items()`: plain pairs, the key's and the value's metadata in
-    slots 0 and 1."""
+def _iterate_pairs(ctx, mapping, view):
+    """Iterate an items `view` of `mapping`: plain pairs, the key's and the value's
+    metadata in slots 0 and 1."""
     tag = ctx.tag
-    for key, value in dict.items(mapping):
+    for key, value in heap.view_pairs(mapping, view):
         pair = (key, value)
         heap.note_pair(tag, mapping, pair)
         yield pair
