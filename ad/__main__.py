@@ -10,34 +10,37 @@ from __future__ import annotations
 
 import argparse
 import sys
-from fractions import Fraction
-from typing import Callable, NoReturn, Sequence
+from typing import NoReturn, Sequence
 
-from ad._cli_derivatives import (check_arity, checked, derivatives, marks,
-                                 nested_derivatives, progress, user_code)
+from ad._cli_derivatives import checked, curves, derivatives
 from ad._cli_failures import INTERRUPTED, OK, USAGE_ERROR, Failure
 from ad._cli_json import dumps
 from ad._cli_plot import draw
-from ad._cli_points import (NUMBERS, Point, attach_values, parse_interval, parse_point,
-                            parse_range, parse_size)
+from ad._cli_points import (NUMBERS, Point, attach_values, evenly_spaced, parse_interval,
+                            parse_point, parse_range, parse_size)
 from ad._cli_target import Target, load_target
 
 PLOT_SAMPLES = 200
 
 EPILOG = f"""\
-points: --at takes numbers ({NUMBERS}); several --at values are several points;
-  a point of a function of several variables is its arguments separated by commas
-  (--at 1.0,2.0), for which --order 1 gives the gradient and --order 2 the Hessian.
-  --range A:B:N is N evenly spaced points from A to B, both included.
+points: --at takes numbers ({NUMBERS}); several values
+  are several points. A point of a function of several variables is its
+  arguments separated by commas (--at 1.0,2.0): --order 1 gives the gradient,
+  --order 2 the Hessian. --range A:B:N is N evenly spaced points from A to B,
+  both included.
 
 --json prints one JSON document: {{"function": F, "order": N, "points": [{{"at": X,
   "derivatives": [f(X), f'(X), ...], "check": "agrees"}}]}} ("check" with --check
-  only). Numbers JSON cannot hold are written as: complex {{"real": a, "imag": b}};
-  inf, -inf, nan as the strings "inf", "-inf", "nan"; a Fraction as the string "p/q".
+  only; of several variables, "derivatives" is [value, gradient, Hessian]).
+  Numbers JSON cannot hold: a complex number is {{"real": a, "imag": b}}; inf,
+  -inf and nan are the strings "inf", "-inf", "nan"; a Fraction is the string
+  "p/q"; any other value is its repr, a string.
 
---plot A:B draws f and its derivatives up to --order at {PLOT_SAMPLES} points over [A, B]
-  into a PNG of --size pixels (default 800x600), --out FILE (default FUNC.png).
-  It needs matplotlib: pip install 'cassette-py[plot]'.
+--plot A:B draws f and its derivatives up to --order at {PLOT_SAMPLES} points over
+  [A, B] into a PNG of --size pixels (default 800x600) named by --out (default
+  FUNC.png). It needs matplotlib: pip install 'cassette-py[plot]'.
+
+A step that takes over a second says on stderr what it is computing.
 
 exit status:
   0    success
@@ -59,9 +62,9 @@ def parser() -> Parser:
                  formatter_class=argparse.RawDescriptionHelpFormatter,
                  description="Print a function's value and derivatives at points, as "
                              "text or JSON, or plot them.")
-    cli.add_argument("target", metavar="FILE.py:FUNC | module:FUNC",
-                     help="the function FUNC defined in the Python file FILE.py, or in a "
-                          "module importable from here (package.module:FUNC)")
+    cli.add_argument("target", metavar="TARGET",
+                     help="FILE.py:FUNC, the function FUNC of a Python file, or "
+                          "package.module:FUNC, of a module importable from here")
     where = cli.add_mutually_exclusive_group(required=True)
     where.add_argument("--at", nargs="+", action="extend", metavar="X",
                        help="the points (see below)")
@@ -92,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> None:
+    """Reads every number first, so that a typo fails before the user's file runs."""
     if args.order < 0:
         raise Failure(f"--order must be 0 or more, got {args.order}", USAGE_ERROR)
     if args.plot and (args.json or args.check):
@@ -99,13 +103,20 @@ def run(args: argparse.Namespace) -> None:
                       USAGE_ERROR)
     if args.out and not args.plot:
         raise Failure("--out names the PNG of --plot; add --plot A:B", USAGE_ERROR)
+    if args.plot:
+        (start, stop), size = parse_interval(args.plot), parse_size(args.size)
+    else:
+        points = [parse_point(text) for text in args.at] if args.at else \
+            parse_range(args.range)
     target = load_target(args.target)
     try:
         if args.plot:
-            plot(target, args)
+            xs = evenly_spaced(start, stop, PLOT_SAMPLES)
+            out = args.out or f"{target.name}.png"
+            draw(curves(target, xs, args.order), xs,
+                 f"{target.spoken_name} and its derivatives", out, size)
+            print(f"wrote {out} ({size[0]}x{size[1]} px)")
         else:
-            points = [parse_point(text) for text in args.at] if args.at else \
-                parse_range(args.range)
             report(target, points, args.order, args.check, args.json)
     except Failure as failure:
         raise Failure(target.speak(str(failure)), failure.status,
@@ -136,30 +147,6 @@ def report(target: Target, points: list[Point], order: int, with_check: bool,
         results.append(result)
     if as_json:
         print(dumps({"function": target.spoken_name, "order": order, "points": results}))
-
-
-def plot(target: Target, args: argparse.Namespace) -> None:
-    (start, stop), size = parse_interval(args.plot), parse_size(args.size)
-    xs = [float(start + (stop - start) * Fraction(i, PLOT_SAMPLES - 1))
-          for i in range(PLOT_SAMPLES)]
-    check_arity(target, Point(repr(xs[0]), (xs[0],)))
-    curves = {}
-    for n, derivative in enumerate(nested_derivatives(target.function, args.order)):
-        label = f"{target.name}{marks(n)}"
-        with progress(f"{label} at {PLOT_SAMPLES} points over [{args.plot.replace(':', ', ')}] "
-                      f"(order {n} of {args.order})"):
-            curves[label] = [real_value(derivative, x, f"{label}({x!r})") for x in xs]
-    out = args.out or f"{target.name}.png"
-    draw(curves, xs, f"{target.spoken_name} and its derivatives", out, size)
-    print(f"wrote {out} ({size[0]}x{size[1]} px)")
-
-
-def real_value(f: Callable, x: float, label: str) -> float:
-    with user_code(label):
-        y = f(x)
-    if isinstance(y, complex) or not hasattr(y, "__float__"):
-        raise Failure(f"--plot draws real numbers, but {label} = {y!r}", USAGE_ERROR)
-    return float(y)
 
 
 if __name__ == "__main__":

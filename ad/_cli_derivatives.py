@@ -59,6 +59,26 @@ def nested_derivatives(f: Callable, order: int) -> Iterator[Callable]:
         f = D(f)
 
 
+def curves(target: Target, xs: list[float], order: int) -> dict[str, list[float]]:
+    """{"f": [f(x) for x in xs], "f'": [...], ...}: what `--plot` draws."""
+    check_arity(target, Point(repr(xs[0]), (xs[0],)))
+    drawn = {}
+    for n, derivative in enumerate(nested_derivatives(target.function, order)):
+        name = f"{target.name}{marks(n)}"
+        with progress(f"{name} at {len(xs)} points from {xs[0]!r} to {xs[-1]!r} "
+                      f"(order {n} of {order})"):
+            drawn[name] = [_real(derivative, x, f"{name}({x!r})") for x in xs]
+    return drawn
+
+
+def _real(f: Callable, x: float, label: str) -> float:
+    with user_code(label):
+        y = f(x)
+    if isinstance(y, complex) or not hasattr(y, "__float__"):
+        raise Failure(f"--plot draws real numbers, but {label} = {y!r}", USAGE_ERROR)
+    return float(y)
+
+
 def checked(target: Target, point: Point) -> Any:
     """f'(x) if a numerical derivative agrees with it (`ad.check`), else a `Failure`."""
     label = f"{target.name}'({point.text})"

@@ -52,11 +52,15 @@ def parse_range(text: str) -> list[Point]:
     """`a:b:n`: n evenly spaced floats from a to b, both included."""
     parts = text.split(":")
     if len(parts) == 3 and re.fullmatch(r"\s*\d+\s*", parts[2]) and int(parts[2]) >= 2:
-        (start, stop), count = _real_ends(parts[:2], "--range", text), int(parts[2])
-        points = [float(start + (stop - start) * Fraction(i, count - 1)) for i in range(count)]
-        return [Point(repr(x), (x,)) for x in points]
+        (start, stop) = _real_ends(parts[:2], "--range", text)
+        return [Point(repr(x), (x,)) for x in evenly_spaced(start, stop, int(parts[2]))]
     raise Failure(f"--range needs A:B:N, N points from A to B with N of 2 or more "
                   f"(--range 0:1:5), got {text!r}", USAGE_ERROR)
+
+
+def evenly_spaced(start: Fraction, stop: Fraction, count: int) -> list[float]:
+    """`count` floats from start to stop, both included, each rounded once."""
+    return [float(start + (stop - start) * Fraction(i, count - 1)) for i in range(count)]
 
 
 def parse_interval(text: str) -> tuple[Fraction, Fraction]:
