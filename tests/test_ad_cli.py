@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import signal
 import struct
 import subprocess
@@ -472,3 +473,18 @@ def test_every_misuse_is_one_line(user_file, tmp_path, args, status, words):
     run = ad(*args)
     fails(run, status, *words)
     assert run.stdout == ""
+
+
+def test_the_readme_commands_work_as_written(tmp_path):
+    """Each `python -m ad` line of README.md's command-line block, from a folder that
+    has the examples (the plot is written there); the pip line is the set-up's."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("From the shell"):].split("```")[1]
+    commands = [shlex.split(line.split("  #")[0]) for line in block.splitlines()
+                if line.startswith(".venv/bin/python -m ad ")]
+    assert len(commands) >= 5
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    for words in commands:
+        run = ad(*words[3:], cwd=tmp_path)
+        assert run.returncode == 0 and "error" not in run.stderr, (words, run.stderr)
+    assert png_size(tmp_path / "f.png") == (800, 600)
