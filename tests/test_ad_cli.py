@@ -449,6 +449,17 @@ def test_ctrl_c_exits_130_without_a_traceback(slow):
     assert "Traceback" not in err and err.splitlines()[-1] == "interrupted"
 
 
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`python -m ad ... | head -1`: the pipe closes while lines are still coming."""
+    process = subprocess.Popen([sys.executable, "-m", "ad", DEMO, "--range", "0:1:3000",
+                                "--order", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "f(0.0) = 1.0\n"
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 0 and err == ""
+
+
 def test_help_lists_the_exit_codes():
     run = ad("--help")
     assert run.returncode == 0
