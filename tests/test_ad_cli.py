@@ -422,7 +422,8 @@ def slow(tmp_path):
     (tmp_path / "slow.py").write_text(
         "import time\n\n"
         "def nap(x):\n    time.sleep(1.3)\n    return 2 * x\n\n"
-        "def busy(x):\n    for _ in range(2_000_000):\n        x = x * 1.0\n    return x\n")
+        # a second or more plainly, so its derivative (never faster) shows a progress line
+        "def busy(x):\n    for _ in range(30_000_000):\n        x = x * 1.0\n    return x\n")
     return tmp_path / "slow.py"
 
 
