@@ -29,6 +29,7 @@ from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
+from tagging._markers import items_to_unpack
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
 
@@ -354,7 +355,7 @@ def unpack(ctx, value, shape):
     kind = native.type(iterable)
     if not routes.iterable_type(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    items = markers.items_to_unpack(iterable, shape)
+    items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
             native.list.__setitem__(items, index, unpack(ctx, items[index], inner))
@@ -466,9 +467,12 @@ def deque_extendleft(ctx, container, iterable):
 def list_sort(ctx, container, *, key=None, reverse=False):
     """`list.sort`: keys computed in the context, compared natively when they are
     plain scalars, else by the engine's model (with `<` in the context); the
-    elements move by a slice store, so their metadata moves with them."""
+    elements move by a slice store, so their metadata moves with them. The
+    elements are listed and picked in the context, so that a context this one
+    runs under keeps its own metadata of them; the keys, which only decide the
+    order, are a native temporary."""
     container = heap.own(container, ctx.tag)
-    items = native.list(iterate(ctx, container))  # native temporaries: tagged
+    items = list(iterate(ctx, container))
     keys = items
     if key is not None:
         keys = native.list()
@@ -477,7 +481,7 @@ def list_sort(ctx, container, *, key=None, reverse=False):
     order = heap.native_order(keys, reverse)
     if order is None:
         order = recurse(ctx, engine.merge_order, keys, reverse)
-    setitem(ctx, container, native.slice(None), heap.pick(items, order))
+    setitem(ctx, container, native.slice(None), [items[i] for i in order])
 
 
 def sorted_(ctx, iterable, *, key=None, reverse=False):
@@ -611,7 +615,7 @@ def _merge(ctx, container, name, args, kwargs):
                             heap.retag_value(tag, raw, key, value))
         elif getattr_(ctx, other, "keys", ABSENT) is not ABSENT:
             keys = call_in(ctx, getattr_(ctx, other, "keys"))
-            for key in native.list(iterate(ctx, keys)):
+            for key in list(iterate(ctx, keys)):
                 _dict_store(ctx, container, key, getitem(ctx, other, key))
         else:
             position = 0
@@ -626,7 +630,7 @@ def _merge(ctx, container, name, args, kwargs):
 def _pair(ctx, item, position):
     """An element of `dict(pairs)`, any iterable of two, with CPython's errors."""
     try:
-        items = native.list(iterate(ctx, item))
+        items = list(iterate(ctx, item))
     except TypeError:
         items = None
     if items is None:
