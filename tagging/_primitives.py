@@ -137,8 +137,8 @@ def delattr_(ctx, obj, name):
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
-    if method is not None:
-        return call_in(ctx, method, container, plain_key)
+    if method is not None:  # (given the key as written: it may compute with it)
+        return call_in(ctx, method, container, key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
     value = operator.getitem(container, plain_key)

@@ -221,6 +221,28 @@ def dict_built(a, b, c):
     return d["a"] * d["b"] * d["c"] * e["x"] * e["y"]
 
 
+class Squares:
+    """A mapping (to `dict.update`) whose keys are the points themselves."""
+
+    def __init__(self, *points):
+        self.points = points
+
+    def keys(self):
+        return list(self.points)
+
+    def __getitem__(self, key):
+        return key * key
+
+
+def mapping_update(a, b, c):
+    d = {}
+    d.update(Squares(a, b, c))
+    s = 1
+    for k, v in d.items():
+        s = s * k + v
+    return s
+
+
 def extremes(a, b, c):
     return max(a, b, c) * min([a, b, c]) * max([a, b, c], key=lambda v: -v)
 
@@ -264,7 +286,7 @@ SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap
             list_pop, single_pop, deque_pop, dict_popitem, dict_pop, dict_setdefault,
             set_pop, loop_list, loop_tuple, loop_dict, loop_dict_items, loop_zip,
             loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
-            remove_insert, deque_moves, copies, dict_built, extremes, sorting,
+            remove_insert, deque_moves, copies, dict_built, mapping_update, extremes, sorting,
             sorting_by_key, list_sort, itertools_twins, generator_channels]
 
 
@@ -447,3 +469,24 @@ def test_a_popped_element_keeps_the_inner_and_the_outer_metadata():
     value = read(outer, result, 0)
     assert istagged(value, outer) and metadata(value, outer) == "outer"
     assert untag(value, outer) == 2.5
+
+
+# A Python `__getitem__` computes with the key it is given -------------------------
+
+
+class Polynomial:
+    def __init__(self, *coefficients):
+        self.coefficients = coefficients
+
+    def __getitem__(self, t):
+        return sum(c * t ** n for n, c in enumerate(self.coefficients))
+
+
+def evaluated_by_subscript(t):
+    return Polynomial(1.0, 2.0, 3.0)[t]
+
+
+def test_a_python_getitem_gets_the_key_with_its_tangent():
+    # 1 + 2t + 3t**2: 2 + 6t, 6 (the key used to arrive plain: 0.0)
+    assert D(evaluated_by_subscript, 2.0) == 14.0
+    assert D(D(evaluated_by_subscript))(2.0) == 6.0
