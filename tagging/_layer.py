@@ -189,7 +189,7 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "globals": globals, "plain": plain, "yielded": yielded, "received": received,
-            "kwargs": kwargs,
+            "kwargs": kwargs, "delegate": functools.partial(primitives.delegate, runtime.ctx),
             **heap_paths(runtime.ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 

@@ -315,6 +315,16 @@ class _Tagging(BodyTransformer):
         node = self.yielding(node)
         return self.helper("received", [node], node) if self.generator else node
 
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.expr:
+        """`yield from s` delegates to what the `delegate` cell gives: a container
+        whose elements have metadata through an iterator that hands them out as a
+        `yield` does (its own iterator would hand out the bare elements). A call
+        an outer context runs in its own, so it sees the elements read."""
+        node = self.generic_visit(node)
+        node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
+                          node.value, native=self.level)
+        return node
+
     def visit_Expr(self, node: ast.Expr) -> ast.stmt:
         if isinstance(node.value, ast.Yield):  # what the `yield` evaluates to is dropped
             node.value = self.yielding(node.value)

@@ -257,6 +257,18 @@ def iter_(ctx, obj, *sentinel):
     return recurse(ctx, engine.iter_, obj, *sentinel)
 
 
+def delegate(ctx, iterable):
+    """What `yield from iterable` delegates to: a builtin container whose elements
+    have metadata, through `iter_`'s iterator, which gives it back; anything else
+    as it is (a generator keeps receiving `send` and `throw`; the engine calls a
+    Python `__iter__`)."""
+    raw = rawest(iterable)
+    if routes.python_iteration(native.type(raw)) or \
+            not heap.iterates_with_metadata(ctx.tag, raw):
+        return iterable
+    return iter_(ctx, iterable)
+
+
 def next_(ctx, iterator, *default):
     """`next(it)`: a native iterator steps natively; a generator (which gives back
     metadata) or a Python `__next__` is a call in the context."""

@@ -282,12 +282,21 @@ def generator_channels(a, b, c):
     return next(g) * next(g) * g.send(a)
 
 
+def yield_from(a, b, c):
+    def produce():
+        yield from [a, b]
+        yield from {"c": c}.values()
+
+    xs = list(produce())
+    return xs[0] * xs[1] * xs[2] * next(produce())
+
+
 SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap_items,
             list_pop, single_pop, deque_pop, dict_popitem, dict_pop, dict_setdefault,
             set_pop, loop_list, loop_tuple, loop_dict, loop_dict_items, loop_zip,
             loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
             remove_insert, deque_moves, copies, dict_built, mapping_update, extremes, sorting,
-            sorting_by_key, list_sort, itertools_twins, generator_channels]
+            sorting_by_key, list_sort, itertools_twins, generator_channels, yield_from]
 
 
 def last_partials(h, point, levels):
@@ -490,3 +499,19 @@ def test_a_python_getitem_gets_the_key_with_its_tangent():
     # 1 + 2t + 3t**2: 2 + 6t, 6 (the key used to arrive plain: 0.0)
     assert D(evaluated_by_subscript, 2.0) == 14.0
     assert D(D(evaluated_by_subscript))(2.0) == 6.0
+
+
+# `yield from` a container --------------------------------------------------------
+
+
+def yields_from_a_list(x):
+    def produce():
+        yield from [x, 2.0]
+
+    return sum(produce()) * x
+
+
+def test_yield_from_a_list_hands_out_its_elements_tangents():
+    # (x + 2) x: 2x + 2 (the elements came out bare: 2.0)
+    assert D(yields_from_a_list, 2.0) == 6.0
+    assert D(D(yields_from_a_list))(2.0) == 2.0
