@@ -38,6 +38,7 @@ engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
 _GENERATOR = types.GeneratorType
+_FINITE = (tuple, list)
 
 
 # Python code behind an operation --------------------------------------------------
@@ -367,7 +368,10 @@ def unpack(ctx, value, shape):
     kind = native.type(iterable)
     if not routes.iterable_type(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    items = items_to_unpack(iterable, shape)
+    if native.type(rawest(value)) in _FINITE:  # all its items: no `islice` needed
+        items = list(iterable)
+    else:
+        items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
             native.list.__setitem__(items, index, unpack(ctx, items[index], inner))
