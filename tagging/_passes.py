@@ -172,7 +172,8 @@ class _Tagging(BodyTransformer):
             node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
-                keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
+                keyword.value = call(name(hidden(self.level, "kwargs"), keyword.value),
+                                     [keyword.value], keyword.value, native=self.level)
         if not self.fast:
             return node
         if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`

@@ -358,6 +358,19 @@ def _iterate_pairs(ctx, mapping):
         yield pair
 
 
+def splatted(ctx, mapping):
+    """What `f(**mapping)` hands over: a dict whose values have metadata as a
+    temporary dict of the tagged values. Built in the context, so that a context
+    this one runs under keeps its own metadata of them."""
+    tag = ctx.tag
+    if native.type(mapping) is not dict or not heap.has_slots(tag, mapping):
+        return mapping
+    out = {}
+    for key, value in dict.items(mapping):
+        out[key] = heap.retag_value(tag, mapping, rawest(key), value)
+    return out
+
+
 def unpack(ctx, value, shape):
     """The items of `value` for an unpacking target of the given (nested) shape.
 

@@ -291,12 +291,27 @@ def yield_from(a, b, c):
     return xs[0] * xs[1] * xs[2] * next(produce())
 
 
+def positional(*args):
+    first, *rest = args
+    return first * rest[0] * rest[1]
+
+
+def keywords(**named):
+    return named["p"] * named["q"] * named["r"]
+
+
+def splats(a, b, c):
+    xs = [a, b]
+    d = {"q": b, "r": c}
+    return positional(*xs, c) * keywords(p=a, **d) * keywords(**{"p": c, "q": a, "r": b})
+
+
 SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap_items,
             list_pop, single_pop, deque_pop, dict_popitem, dict_pop, dict_setdefault,
             set_pop, loop_list, loop_tuple, loop_dict, loop_dict_items, loop_zip,
             loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
             remove_insert, deque_moves, copies, dict_built, mapping_update, extremes, sorting,
-            sorting_by_key, list_sort, itertools_twins, generator_channels, yield_from]
+            sorting_by_key, list_sort, itertools_twins, generator_channels, yield_from, splats]
 
 
 def last_partials(h, point, levels):
