@@ -400,18 +400,22 @@ def unpack_each(ctx, iterable, shape):
 # Containers ------------------------------------------------------------------------
 
 def _appender(method, bounded=False):
-    """`list.append`, `deque.append`: the new last element keeps its metadata."""
+    """`list.append`, `deque.append`: the new last element keeps its metadata.
+    (The pair `split` made is handed to `labelled` as it is: a pair displayed
+    anew would be a container of a context this one runs under, read natively
+    without that context's metadata of `meta`.)"""
 
     def primitive(ctx, container, value):
         tag = ctx.tag
         container = heap.own(container, tag)
-        inner, meta = heap.split(value, tag)
+        pair = heap.split(value, tag)
+        inner, meta = pair
         raw = rawest(container)
         if bounded and raw.maxlen is not None:  # a full deque drops its first element
             before = heap.snapshot(tag, container)
             moved = heap.positions(container)
             method(container, inner)
-            labels, metas = heap.labelled([(inner, meta)])
+            labels, metas = heap.labelled([pair])
             method(moved, labels[0])
             heap.remap(tag, container, before, moved, metas)
             return

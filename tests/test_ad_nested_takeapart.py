@@ -209,6 +209,14 @@ def deque_moves(a, b, c):
     return d[0] * d[1] * d[2]
 
 
+def bounded_deque(a, b, c):
+    d = deque([a, b, 7], maxlen=2)
+    d.append(c)
+    e = deque([b], maxlen=1)
+    e.append(a * c)
+    return d[0] * d[1] * e[0]
+
+
 def copies(a, b, c):
     xs = [a, b, c]
     return copy.copy(xs)[0] * xs.copy()[1] * list(xs)[2] * tuple(xs)[0]
@@ -310,8 +318,9 @@ SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap
             list_pop, single_pop, deque_pop, dict_popitem, dict_pop, dict_setdefault,
             set_pop, loop_list, loop_tuple, loop_dict, loop_dict_items, loop_zip,
             loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
-            remove_insert, deque_moves, copies, dict_built, mapping_update, extremes, sorting,
-            sorting_by_key, list_sort, itertools_twins, generator_channels, yield_from, splats]
+            remove_insert, deque_moves, bounded_deque, copies, dict_built, mapping_update,
+            extremes, sorting, sorting_by_key, list_sort, itertools_twins,
+            generator_channels, yield_from, splats]
 
 
 def last_partials(h, point, levels):
