@@ -12,6 +12,13 @@ operations they make. Their machinery runs natively, declared once below with
 `native.len(...)`, whose temporaries hold tagged values as they are. Python
 code a heap operation reaches (a property, a `__setattr__`, a `__getitem__`,
 an `__iter__`, a sort key) runs as a call in the context (`call_in`).
+
+So a primitive moves elements (lists them, unpacks them, picks them in a new
+order, builds a dict of them) in the context, never in a native helper, and
+hands a native helper only what a native helper made (the pairs of
+`heap.split`): run under an outer context, a native step over the heap would
+keep this context's metadata and silently drop the outer one's, and the outer
+derivative of an inner one would be wrong.
 """
 
 from __future__ import annotations

@@ -19,10 +19,15 @@ Both at float points and at small-int points (cached objects, where an identity
 test cannot tell two equal values apart).
 
 Planted bugs these tests catch (each planted alone, the tests run, the plant
-removed): `unpack` listing its items natively (`markers.items_to_unpack` among
-the native calls); `retag_removed` comparing the recorded object with the
-popped value as it comes back (`raw is result`), not its plain value;
-`list_sort` listing the elements natively (`native.list(iterate(...))`).
+removed; each was also the code before its fix): `unpack` listing its items
+natively (`markers.items_to_unpack` among the native calls); `retag_removed`
+comparing the recorded object with the popped value as it comes back (`raw is
+result`), not its plain value; `list_sort` listing the elements natively
+(`native.list(iterate(...))`), or picking them natively; `_merge` and `_pair`
+listing natively; `getitem` handing a Python `__getitem__` the plain key; the
+tagging pass leaving `yield from` to the container's own iterator; the
+`kwargs` helper building the splatted dict natively; the bounded `append`
+displaying `(inner, meta)` anew for `labelled`.
 
 The subjects are module-level and assert nothing: the engine reads their source.
 """
@@ -32,7 +37,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
-from collections import deque
+from collections import deque, namedtuple
 
 import mpmath
 import pytest
@@ -43,7 +48,7 @@ from ad import D, NonDifferentiableError, gradient, jacobian
 from contexts import overdub
 from tagging import enabletagging, istagged, metadata, tag, untag
 
-from tests.test_tagging import MetaCtx, read
+from tests.test_tagging import Box, MetaCtx, read
 
 # Subjects: h(a, b, c), a polynomial, each argument taken apart and put back ---------
 
@@ -299,6 +304,53 @@ def yield_from(a, b, c):
     return xs[0] * xs[1] * xs[2] * next(produce())
 
 
+def transpose(a, b, c):
+    (p, q), (r, s) = zip(*[[a, b], [c, a]])
+    return p * q * r * s
+
+
+def unpack_into_slots(a, b, c):
+    box = Box()
+    box.x, box.y = a, b
+    box.x, box.y = box.y, box.x
+    d = {}
+    d["p"], [d["q"]] = c, [box.x]
+    return box.x * box.y * d["p"] * d["q"]
+
+
+def drain(a, b, c):
+    stack, queue, s = [a, b], deque([c, a]), 1
+    while stack:
+        s = s * stack.pop()
+    while queue:
+        s = s * queue.popleft()
+    return s
+
+
+Point = namedtuple("Point", "x y z")
+
+
+def named_tuples(a, b, c):
+    x, y, z = Point(a, b, c)
+    moved = Point(a, b, c)._replace(x=c)
+    return x * y * z * moved.x * moved[1]
+
+
+def set_operations(a, b, c):
+    s = {a, b}
+    s.update([c])
+    t = s.union({a}).intersection(s)
+    s.discard(a)
+    low, middle, high = sorted(t)
+    return low * middle * high * max(s)
+
+
+def deep_copies(a, b, c):
+    xs = copy.deepcopy([a, [b, c]])
+    d = copy.deepcopy({"a": a, "b": (b, c)})
+    return xs[0] * xs[1][0] * xs[1][1] * d["a"] * d["b"][1]
+
+
 def positional(*args):
     first, *rest = args
     return first * rest[0] * rest[1]
@@ -320,7 +372,8 @@ SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap
             loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
             remove_insert, deque_moves, bounded_deque, copies, dict_built, mapping_update,
             extremes, sorting, sorting_by_key, list_sort, itertools_twins,
-            generator_channels, yield_from, splats]
+            generator_channels, yield_from, splats, transpose, unpack_into_slots, drain,
+            named_tuples, set_operations, deep_copies]
 
 
 def last_partials(h, point, levels):
