@@ -594,3 +594,20 @@ def test_yield_from_a_list_hands_out_its_elements_tangents():
     # (x + 2) x: 2x + 2 (the elements came out bare: 2.0)
     assert D(yields_from_a_list, 2.0) == 6.0
     assert D(D(yields_from_a_list))(2.0) == 2.0
+
+
+def second_of_a_pair(v, w):
+    p, q = (v, w)
+    return q
+
+
+def unpack_in_inner(x, y):
+    inner = enabletagging(MetaCtx(), second_of_a_pair)
+    return overdub(inner, second_of_a_pair, tag(x, inner, "inner"), y)
+
+
+def test_an_inner_unpacking_keeps_the_outer_metadata():
+    outer = enabletagging(MetaCtx(), unpack_in_inner)
+    result = overdub(outer, unpack_in_inner, 1.5, tag(2.5, outer, "outer"))
+    assert istagged(result, outer) and metadata(result, outer) == "outer"
+    assert untag(result, outer) == 2.5
