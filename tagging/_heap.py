@@ -329,11 +329,13 @@ def index_of(raw: Any, value: Any) -> int | None:
 
 def retag_removed(tag: Tag, result: Any, before: dict, moved: Any) -> Any:
     """A removed element (from `pop`) gets its metadata back: the one of the
-    position the replayed change removed."""
+    position the replayed change removed. Under an outer context `result` comes
+    back carrying the outer tag (the method ran there): its innermost plain value
+    is the object recorded, and this tag wraps the outer one."""
     gone = set(before) - set(moved)
     if len(gone) == 1:
         raw, meta = before[gone.pop()]
-        if raw is result:
+        if raw is rawest(result):
             return Tagged(tag, result, meta)
     return result
 
@@ -351,10 +353,6 @@ def native_order(keys: list, reverse: bool) -> list | None:
     """The sorting permutation of `keys` when they are plain scalars under their tags."""
     raw = [rawest(k) for k in keys]
     return engine.native_order(raw, reverse) if engine.scalars_only(raw) else None
-
-
-def pick(items: list, order: list) -> list:
-    return [items[i] for i in order]
 
 
 def view_pairs(mapping: dict, view: Any) -> Any:

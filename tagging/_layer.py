@@ -203,12 +203,6 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             return runtime.ctx.fallback(dropped, value, route)
         return value
 
-    def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
-        if type(mapping) is dict and store.slots(mapping):
-            return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
-                    for key, value in mapping.items()}
-        return mapping
-
     def yielded(value):  # called by a generator's own frame
         return channels.note_yielded(tag, sys._getframe(1), value)
 
@@ -216,9 +210,10 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "captured": captured, "default": default, "leaving": leaving, "yielded": yielded,
-            "received": received,
-            "kwargs": kwargs,
+            "globals": globals, "plain": plain, "captured": captured, "default": default,
+            "leaving": leaving, "yielded": yielded, "received": received,
+            "kwargs": functools.partial(primitives.splatted, runtime.ctx),
+            "delegate": functools.partial(primitives.delegate, runtime.ctx),
             **heap_paths(runtime.ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 

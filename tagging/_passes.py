@@ -176,7 +176,8 @@ class _Tagging(BodyTransformer):
             node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
-                keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
+                keyword.value = call(name(hidden(self.level, "kwargs"), keyword.value),
+                                     [keyword.value], keyword.value, native=self.level)
         if not self.fast:
             return node
         if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`
@@ -333,6 +334,16 @@ class _Tagging(BodyTransformer):
         metadata it was sent with."""
         node = self.yielding(node)
         return self.helper("received", [node], node) if self.generator else node
+
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.expr:
+        """`yield from s` delegates to what the `delegate` cell gives: a container
+        whose elements have metadata through an iterator that hands them out as a
+        `yield` does (its own iterator would hand out the bare elements). A call
+        an outer context runs in its own, so it sees the elements read."""
+        node = self.generic_visit(node)
+        node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
+                          node.value, native=self.level)
+        return node
 
     def visit_Expr(self, node: ast.Expr) -> ast.stmt:
         if isinstance(node.value, ast.Yield):  # what the `yield` evaluates to is dropped
