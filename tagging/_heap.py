@@ -24,8 +24,9 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 _VIEWS = (VALUES, ITEMS, KEYS)
-_ORDERED_VIEWS = tuple(type(view) for view in (OrderedDict().values(), OrderedDict().items(),
-                                               OrderedDict().keys()))
+REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
+_ORDERED_VIEWS = tuple(type(view) for view in (
+    OrderedDict().values(), OrderedDict().items(), OrderedDict().keys()))
 
 
 def own(x: Any, tag: Tag) -> Any:
@@ -275,7 +276,7 @@ def move_slots(tag: Tag, source: Any, target: Any) -> None:
 def has_slots(tag: Tag, container: Any) -> bool:
     """Whether the store knows metadata of some element or member of `container` (or
     a view's dict)."""
-    if type(container) in _VIEWS:
+    if isinstance(container, _VIEWS):
         container = view_mapping(container)
     return bool(tag.store.slots(container) or tag.store.slots(container, tag.store.members))
 
@@ -283,9 +284,9 @@ def has_slots(tag: Tag, container: Any) -> bool:
 def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
     """Whether iterating `raw` natively passes over elements or members the store
     knows metadata of."""
-    if isinstance(raw, SEQUENCES) or type(raw) in (VALUES, ITEMS):
+    if isinstance(raw, (*SEQUENCES, VALUES, ITEMS)):  # an OrderedDict's views too
         return has_slots(tag, raw)
-    if type(raw) is KEYS:
+    if isinstance(raw, KEYS):
         raw = view_mapping(raw)
     return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 

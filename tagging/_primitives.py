@@ -263,6 +263,11 @@ def iterate(ctx, iterable, reported=False):
         if native.isinstance(raw, heap.VALUES):
             return _iterate_values(ctx, mapping, raw)
         return _iterate_pairs(ctx, mapping, raw)
+    if kind is heap.REVERSED_VALUES or kind is heap.REVERSED_ITEMS:
+        mapping = heap.view_mapping(raw)
+        if heap.has_slots(tag, mapping):
+            return _iterate_reversed(ctx, mapping, raw)
+        return heap.own(iterable, tag)
     if kind is _GENERATOR:
         return _retagging(ctx, heap.own(iterable, tag))
     return heap.own(iterable, tag)  # (not iterable: the site raises its error)
@@ -273,7 +278,7 @@ def _iterate_keyed(ctx, iterable, raw):
     iterable = heap.own(iterable, ctx.tag)
     if not heap.iterates_with_metadata(ctx.tag, raw):
         return iterable
-    container = heap.view_mapping(raw) if native.type(raw) is heap.KEYS \
+    container = heap.view_mapping(raw) if native.isinstance(raw, heap.KEYS) \
         else raw
     return _iterate_members(ctx, iterable, container)
 
@@ -333,6 +338,10 @@ def reversed_(ctx, cls, sequence):
             heap.has_slots(ctx.tag, raw):
         own = heap.own(sequence, ctx.tag)
         return recurse(ctx, engine.reversed_sequence, own, native.len(own))
+    if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):
+        mapping = heap.view_mapping(raw)
+        if heap.has_slots(ctx.tag, mapping):
+            return _iterate_reversed(ctx, mapping, native.reversed(raw), raw)
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
@@ -385,6 +394,24 @@ def _iterate_values(ctx, mapping, view):
     tag = ctx.tag
     for key, value in heap.view_pairs(mapping, view):
         yield heap.retag_value(tag, mapping, key, value)
+
+
+def _iterate_reversed(ctx, mapping, iterator, view=None):
+    """Step `reversed(d.values())` or `reversed(d.items())` (of `view`, when known),
+    giving back the values' metadata: the iterator itself steps (it may have stepped
+    before), and the key of each step comes from the same pairs, reversed, from
+    where it stands."""
+    tag = ctx.tag
+    pairs = native.list(heap.view_pairs(mapping, view))
+    left = operator.length_hint(iterator, -1)  # (an OrderedDict's: fresh, no hint)
+    keys = [key for key, _ in pairs[:left if left >= 0 else native.len(pairs)]]
+    for key in native.reversed(keys):
+        item = native.next(iterator)
+        if native.type(item) is native.tuple:
+            heap.note_pair(tag, mapping, item)
+            yield item
+        else:
+            yield heap.retag_value(tag, mapping, key, item)
 
 
 def _iterate_pairs(ctx, mapping, view):
@@ -890,7 +917,7 @@ def _pooling(ctx, other, pool):
     kind = native.type(raw)
     if routes.python_iteration(kind) or kind is _GENERATOR:
         return _pooled_items(ctx, other, pool)
-    if native.isinstance(raw, heap.KEYED) or kind is heap.KEYS:
+    if native.isinstance(raw, (*heap.KEYED, heap.KEYS)):
         heap.pool_members(tag, raw, pool)
     elif heap.iterates_with_metadata(tag, raw):
         return _pooled_items(ctx, other, pool)
