@@ -31,6 +31,7 @@ from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_sourc
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
+from ad._twins import python_twin
 
 
 class Differentiation(Context):
@@ -89,6 +90,13 @@ class Differentiation(Context):
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
+        twin = python_twin(f)
+        if twin is not None:  # `heapq.heappush`: its Python definition, in the context
+            return recurse(self, twin, *args, **kwargs)
+        if _stores(f):  # refused before it runs: nothing is stored without its tangent
+            raise self.refuse(no_rule(f, f"{describe(f)} would keep a value carrying a "
+                                         "derivative in C storage, which converts it and "
+                                         "keeps no derivative"))
         if type(rule) in _APPLY and not kwargs and all(
                 isinstance(a, numbers.Number) or type(a) is Tagged and a.tag is self.tag
                 for a in args):
@@ -105,6 +113,13 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def _stores(f: Callable) -> bool:
+    """Whether `f` is a store into C storage (tagging hands `array.__setitem__`, a
+    ctypes field's `setattr`, to the context only when it would convert the value)."""
+    return f is setattr or f is object.__setattr__ or \
+        getattr(f, "__name__", None) == "__setitem__"
 
 
 def _receiver(f: Callable) -> Any:

@@ -117,3 +117,24 @@ def test_a_tagging_context_gives_c_storage_the_plain_value():
     ctx = enabletagging(Labels(), f)
     z = untag(overdub(ctx, f, tag(1.5, ctx, "input")), ctx)
     assert list(z) == [1.5] and type(z[0]) is float and not isinstance(z[0], Tagged)
+
+
+def test_a_refused_store_stores_nothing():
+    """The refusal comes before the C store runs: the array keeps what it held."""
+    z = array.array("d", [7.0])
+    cell = Cell(v=7.0)
+
+    def f(x):
+        try:
+            z[0] = x
+        except NonDifferentiableError:
+            pass
+        try:
+            cell.v = x
+        except NonDifferentiableError:
+            pass
+        return x
+
+    with pytest.raises(NonDifferentiableError):
+        D(f, 1.5)
+    assert z[0] == 7.0 and cell.v == 7.0
