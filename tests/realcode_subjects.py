@@ -610,3 +610,320 @@ def co_ordereddict_items(x):
     d = collections.OrderedDict()
     d["a"] = x
     return next(iter(d.items()))[1] * 5
+
+
+# --------------------------------------------------------------------------- everyday recipes
+
+
+class LRU:
+    """The least-recently-used cache recipe of the OrderedDict documentation."""
+
+    def __init__(self, size):
+        self.size = size
+        self.data = collections.OrderedDict()
+
+    def get(self, key):
+        self.data.move_to_end(key)
+        return self.data[key]
+
+    def put(self, key, value):
+        self.data[key] = value
+        self.data.move_to_end(key)
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+def lru_cache_total(x):
+    cache = LRU(2)
+    cache.put("a", x)
+    cache.put("b", 2 * x)
+    cache.get("a")
+    cache.put("c", x * x)          # evicts "b"
+    return sum(cache.data.values())
+
+
+def lru_evicted(x):
+    cache = LRU(1)
+    cache.put("a", x)
+    cache.data["b"] = 2.0
+    return cache.data.popitem(last=False)[1] * 3
+
+
+def evaluate(expr, env):
+    """A small expression evaluator written with structural pattern matching."""
+    match expr:
+        case ("num", value):
+            return value
+        case ("var", name):
+            return env[name]
+        case ("add", left, right):
+            return evaluate(left, env) + evaluate(right, env)
+        case ("mul", left, right):
+            return evaluate(left, env) * evaluate(right, env)
+        case ("sin", arg):
+            return math.sin(evaluate(arg, env))
+    raise ValueError(expr)
+
+
+def match_evaluator(x):
+    expr = ("add", ("mul", ("var", "x"), ("var", "x")), ("sin", ("mul", ("num", 3.0), ("var", "x"))))
+    return evaluate(expr, {"x": x})
+
+
+def match_evaluator_tree(x):
+    """The same evaluator over a tree that holds x itself: `case ("num", value)`
+    captures it."""
+    expr = ("add", ("mul", ("num", x), ("var", "y")), ("sin", ("num", x)))
+    return evaluate(expr, {"y": 3.0})
+
+
+def match_capture(x):
+    match x:
+        case y:
+            return y * 2
+
+
+@dataclasses.dataclass
+class Circle:
+    r: float
+
+
+@dataclasses.dataclass
+class Rect:
+    w: float
+    h: float
+
+
+def area(shape):
+    match shape:
+        case Circle(r=r):
+            return math.pi * r * r
+        case Rect(w, h):
+            return w * h
+
+
+def match_class_patterns(x):
+    return area(Circle(x)) + area(Rect(x, 3.0))
+
+
+class Defaulting(dict):
+    """A dict whose missing keys get a value computed from a scale."""
+
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def __missing__(self, key):
+        value = self[key] = self.scale * len(key)
+        return value
+
+
+def dict_missing(x):
+    d = Defaulting(x)
+    return d["abc"] + d["abc"]
+
+
+class Lazy(dict):
+    """A dict whose missing keys are computed on first use from a factor."""
+
+    factor = 1.0
+
+    def __missing__(self, key):
+        value = self[key] = self.factor * key
+        return value
+
+
+def dict_missing_attribute(x):
+    d = Lazy()
+    d.factor = x
+    return d[3] + d[3]
+
+
+def averager():
+    """Fluent Python's coroutine averager: the mean comes back as the generator's
+    return value, through `yield from`."""
+    total, count = 0.0, 0
+    while True:
+        term = yield
+        if term is None:
+            break
+        total += term
+        count += 1
+    return total / count
+
+
+def grouper(results, key):
+    while True:
+        results[key] = yield from averager()
+
+
+def yield_from_averager(x):
+    results = {}
+    group = grouper(results, "a")
+    next(group)
+    for value in [x, 2.0, x * x]:
+        group.send(value)
+    group.send(None)
+    return results["a"]
+
+
+def local_dataclass(x):
+    @dataclasses.dataclass
+    class Pt:
+        a: float
+        b: float = 1.0
+    p = Pt(x)
+    return p.a * p.b * 3
+
+
+@functools.singledispatch
+def scale(value):
+    return value * 2
+
+
+@scale.register(float)
+def _(value):
+    return value * 3
+
+
+def singledispatch_float(x):
+    return scale(x)
+
+
+class Square:
+    def __init__(self, side):
+        self.side = side
+
+    @functools.cached_property
+    def area(self):
+        return self.side * self.side
+
+
+def cached_property_area(x):
+    s = Square(x)
+    return s.area + s.area
+
+
+def contextmanager_scaled(x):
+    import contextlib
+
+    @contextlib.contextmanager
+    def scaled(v):
+        yield v * 3
+
+    with scaled(x) as y:
+        return y
+
+
+def asyncio_gather(x):
+    import asyncio
+
+    async def part(v, k):
+        await asyncio.sleep(0)
+        return v * k
+
+    async def main():
+        a, b = await asyncio.gather(part(x, 2.0), part(x * x, 1.0))
+        return a + b
+
+    return asyncio.run(main())
+
+
+def chainmap_lookup(x):
+    c = collections.ChainMap({"a": x}, {"a": 1.0, "b": x * x})
+    return c["a"] + c["b"]
+
+
+def groupby_totals(x):
+    rows = [("a", x), ("a", 2.0), ("b", x * x), ("b", x)]
+    return [sum(v for _, v in g) for _, g in itertools.groupby(rows, key=lambda r: r[0])][1]
+
+
+def zip_longest_dot(x):
+    return sum(a * b for a, b in itertools.zip_longest([x, 2.0], [x], fillvalue=1.0))
+
+
+def heapq_merge_sorted(x):
+    return list(heapq.merge([1.0, 3.0], [x, 5.0]))[0] * 3
+
+
+def itertools_count_islice(x):
+    return sum(itertools.islice(itertools.count(x, 0.5), 3))
+
+
+def list_concat(x):
+    return sum([x] + [2.0, x])
+
+
+def intenum_coefficient(x):
+    class K(enum.IntEnum):
+        A = 2
+    return K.A * x
+
+
+def simple_namespace(x):
+    import types
+    ns = types.SimpleNamespace(a=x)
+    return ns.a * 3
+
+
+def dict_union(x):
+    d = {"a": x} | {"b": x * x}
+    return d["a"] + d["b"]
+
+
+def pickle_round_trip(x):
+    import pickle
+    return pickle.loads(pickle.dumps([x]))[0] * 3
+
+
+def rnd_triangular(x):
+    return random.Random(3).triangular(0.0, x, 0.2 * x)
+
+
+def rnd_gammavariate(x):
+    return random.Random(3).gammavariate(2.5, x)
+
+
+def rnd_choices(x):
+    return random.Random(3).choices([x, 2 * x, 3 * x], weights=[1, 1, 1])[0]
+
+
+def rnd_sample(x):
+    return sum(random.Random(3).sample([x, 2 * x, 3 * x, 1.0], 2))
+
+
+def rnd_paretovariate(x):
+    return random.Random(3).paretovariate(x)
+
+
+def rnd_weibullvariate(x):
+    return random.Random(3).weibullvariate(x, 1.5)
+
+
+def st_median_low(x):
+    return statistics.median_low([x, 2.0, 3.0, 0.1]) * 3
+
+
+def st_stdev_xbar(x):
+    return statistics.stdev([1.0, 2.0, 4.0], xbar=x)
+
+
+def st_pvariance_mu(x):
+    return statistics.pvariance([1.0, 2.0, 4.0], mu=x)
+
+
+def st_normal_zscore(x):
+    return statistics.NormalDist(1.0, 2.0).zscore(x)
+
+
+def st_normal_overlap(x):
+    return statistics.NormalDist(0.0, 1.0).overlap(statistics.NormalDist(x, 1.0))
+
+
+def st_normal_samples(x):
+    return sum(statistics.NormalDist(x, 1.0).samples(3, seed=1))
+
+
+def st_fmean_weights(x):
+    return statistics.fmean([1.0, 2.0], weights=[x, 1.0])

@@ -454,7 +454,82 @@ PACKAGES = [
          needs="toolz"),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES
+_PATTERN = "a value captured by a `case` pattern of a `match` statement loses its tangent"
+
+EVERYDAY = [
+    Case("OrderedDict LRU recipe: sum(cache.values())", S.lru_cache_total, 0.7,
+         lambda x: 1 + 2 * Fraction(x),
+         fails=wrong("OrderedDict.values() drops the tangents: D gives 0.0")),
+    Case("OrderedDict LRU recipe: popitem(last=False)", S.lru_evicted, 0.7, lambda x: 3,
+         fails=wrong("OrderedDict.popitem drops the tangent: D gives 0.0")),
+    Case("match evaluator, x from the environment", S.match_evaluator, 0.7,
+         lambda x: mpdiff(lambda t: t * t + mpmath.sin(3 * t), x)),
+    Case("match evaluator, x inside the tree", S.match_evaluator_tree, 0.7,
+         lambda x: 3 + mpmath.cos(mpmath.mpf(x)), fails=wrong(_PATTERN + ": D gives 0.0")),
+    Case("match x: case y: return y * 2", S.match_capture, 0.7, lambda x: 2,
+         fails=wrong(_PATTERN + " (even a bare capture of x): D gives 0.0")),
+    Case("match with class patterns (dataclasses)", S.match_class_patterns, 0.7,
+         lambda x: 2 * mpmath.pi * mpmath.mpf(x) + 3, fails=wrong(_PATTERN + ": D gives 0.0")),
+    Case("dict subclass __missing__ reading an attribute", S.dict_missing_attribute, 0.7,
+         lambda x: 6, fails=wrong("a dict subclass's __missing__, called by the C "
+                                  "dict.__getitem__, runs outside the context: D gives 0.0")),
+    Case("dict subclass constructed with x, __missing__", S.dict_missing, 0.7, lambda x: 6,
+         fails=refused("dict.__new__ named: a dict subclass's constructor given x")),
+    Case("yield from: the coroutine averager's return value", S.yield_from_averager, 0.7,
+         lambda x: (1 + 2 * Fraction(x)) / 3,
+         fails=wrong("`r = yield from g()` loses the tangent of g's return value: "
+                     "D gives 0.0")),
+    Case("a dataclass defined inside the function", S.local_dataclass, 0.7, lambda x: 3,
+         fails=refused("its generated __init__ has 'no source' (dataclasses builds it with "
+                       "exec; a module-level dataclass works)")),
+    Case("functools.singledispatch", S.singledispatch_float, 0.7, lambda x: 3),
+    Case("functools.cached_property", S.cached_property_area, 0.7, lambda x: 4 * Fraction(x)),
+    Case("contextlib.contextmanager", S.contextmanager_scaled, 0.7, lambda x: 3),
+    Case("asyncio.run of asyncio.gather", S.asyncio_gather, 0.7, lambda x: 2 + 2 * Fraction(x)),
+    Case("collections.ChainMap", S.chainmap_lookup, 0.7, lambda x: 1 + 2 * Fraction(x)),
+    Case("itertools.groupby totals", S.groupby_totals, 0.7, lambda x: 1 + 2 * Fraction(x)),
+    Case("itertools.zip_longest", S.zip_longest_dot, 0.7, lambda x: 2 * Fraction(x)),
+    Case("heapq.merge", S.heapq_merge_sorted, 0.7, lambda x: 3,
+         fails=refused("_heapq.heapify runs in C and has no rule (heapq.merge is Python)")),
+    Case("itertools.islice(itertools.count(x, 0.5), 3)", S.itertools_count_islice, 0.7,
+         lambda x: 3, fails=refused("itertools.count runs in C and has no rule")),
+    Case("[x] + [2.0, x]", S.list_concat, 0.7, lambda x: 2,
+         fails=refused("operator.add named for a list concatenation")),
+    Case("IntEnum member * x", S.intenum_coefficient, 0.7, lambda x: 2,
+         fails=refused("operator.mul named (an int subclass constant)")),
+    Case("types.SimpleNamespace(a=x)", S.simple_namespace, 0.7, lambda x: 3,
+         fails=refused("types.SimpleNamespace runs in C and has no rule")),
+    Case("dict | dict", S.dict_union, 0.7, lambda x: 1 + 2 * Fraction(x),
+         fails=refused("operator.or_ named for a dict union")),
+    Case("pickle round trip of [x]", S.pickle_round_trip, 0.7, lambda x: 3,
+         fails=refused("_pickle.dumps runs in C and has no rule")),
+    Case("Random.triangular(0, x, 0.2 x)", S.rnd_triangular, 0.7,
+         lambda x: random.Random(3).triangular(0.0, 1.0, 0.2)),
+    Case("Random.gammavariate in beta", S.rnd_gammavariate, 0.7,
+         lambda x: random.Random(3).gammavariate(2.5, 1.0)),
+    Case("Random.choices of multiples of x", S.rnd_choices, 0.7,
+         lambda x: random.Random(3).choices([1, 2, 3], weights=[1, 1, 1])[0], rel=0),
+    Case("Random.sample of multiples of x", S.rnd_sample, 0.7,
+         lambda x: sum(random.Random(3).sample([1, 2, 3, 0], 2)), rel=0),
+    Case("Random.paretovariate in alpha", S.rnd_paretovariate, 0.7,
+         lambda x: (lambda u, a: u ** (-1 / a) * mpmath.log(u) / a ** 2)(
+             1 - mpmath.mpf(random.Random(3).random()), mpmath.mpf(x))),
+    Case("Random.weibullvariate in alpha", S.rnd_weibullvariate, 0.7,
+         lambda x: random.Random(3).weibullvariate(1.0, 1.5)),
+    Case("statistics.median_low", S.st_median_low, 0.7, lambda x: 3),
+    Case("statistics.stdev with xbar", S.st_stdev_xbar, 0.7,
+         lambda x: mpdiff(lambda t: mpmath.sqrt(sum((v - t) ** 2 for v in (1, 2, 4)) / 2), x)),
+    Case("statistics.pvariance with mu", S.st_pvariance_mu, 0.7,
+         lambda x: -2 * (7 - 3 * Fraction(x)) / 3),
+    Case("NormalDist.zscore", S.st_normal_zscore, 0.7, lambda x: Fraction(1, 2)),
+    Case("NormalDist.overlap", S.st_normal_overlap, 0.7,
+         lambda x: mpdiff(lambda t: 2 * mpmath.ncdf(-t / 2), x)),
+    Case("NormalDist.samples(seed=1)", S.st_normal_samples, 0.7, lambda x: 3),
+    Case("statistics.fmean with weights", S.st_fmean_weights, 0.7,
+         lambda x: mpdiff(lambda t: (t + 2) / (t + 1), x)),
+]
+
+CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY
 
 
 def _param(case: Case):
