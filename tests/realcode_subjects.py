@@ -158,6 +158,10 @@ def m_special(x):
     return math.erf(x) * math.lgamma(x + 1) + math.gamma(x)
 
 
+def m_sumprod(x):
+    return math.sumprod([x, 2.0], [3.0, x])
+
+
 def m_atan2(x):
     return math.atan2(x, 1 - x)
 
