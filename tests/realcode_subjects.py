@@ -931,3 +931,11 @@ def st_normal_samples(x):
 
 def st_fmean_weights(x):
     return statistics.fmean([1.0, 2.0], weights=[x, 1.0])
+
+
+def rolling_mean(x):
+    """The mean of the last three readings, kept in a deque(maxlen=3)."""
+    window = collections.deque(maxlen=3)
+    for reading in [x, x * x, 2.0, x ** 3]:
+        window.append(reading)
+    return sum(window) / len(window)

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import mpmath
 import pytest
 
-from ad import D, NonDifferentiableError, gradient
+from ad import D, NonDifferentiableError, gradient, hessian
 from tests import realcode_packages as P
 from tests import realcode_subjects as S
 
@@ -33,10 +33,10 @@ mp = mpmath.mp
 _PY = sys.version_info[:2]
 
 
-def mpdiff(g: Callable, x: float) -> mpmath.mpf:
-    """d/dt g(t) at x, by mpmath at 50 digits (x taken exactly)."""
+def mpdiff(g: Callable, x: float, n: int = 1) -> mpmath.mpf:
+    """The n-th derivative of g at x, by mpmath at 50 digits (x taken exactly)."""
     with mpmath.workdps(50):
-        return mpmath.diff(g, mpmath.mpf(x))
+        return mpmath.diff(g, mpmath.mpf(x), n)
 
 
 def exact(*values: float) -> list:
@@ -52,7 +52,8 @@ class Case:
     rel: float = 1e-12            # 0: exact equality
     needs: str | None = None      # a package to import, else skip
     fails: tuple = ()             # (kind, exception type, reason) of a strict xfail
-    grad: bool = False            # gradient of f at the list x
+    grad: bool = False            # gradient of f at the list x (hessian if order == 2)
+    order: int = 1                # 2: D(D(f)) (nested derivatives)
     marks: list = field(default_factory=list)
 
 
@@ -540,7 +541,88 @@ EVERYDAY = [
          lambda x: mpdiff(lambda t: (t + 2) / (t + 1), x)),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY
+def _rk4_decay_second_derivative(a):
+    h = Fraction(1, 8)
+    z = -a * h
+    r = 1 + z + z ** 2 / 2 + z ** 3 / 6 + z ** 4 / 24
+    dr = 1 + z + z ** 2 / 2 + z ** 3 / 6
+    ddr = 1 + z + z ** 2 / 2
+    return h ** 2 * (56 * r ** 6 * dr ** 2 + 8 * r ** 7 * ddr)
+
+
+def _rosenbrock_hessian(v):
+    v = [Fraction(t) for t in v]
+    n = len(v)
+    h = [[Fraction(0)] * n for _ in range(n)]
+    for i in range(n - 1):
+        h[i][i] += 1200 * v[i] ** 2 - 400 * v[i + 1] + 2
+        h[i][i + 1] += -400 * v[i]
+        h[i + 1][i] += -400 * v[i]
+        h[i + 1][i + 1] += 200
+    return h
+
+
+def _softmax_jacobian(v):
+    p = _softmax(v)
+    return [[(p[i] if i == j else 0) - p[i] * p[j] for j in range(len(v))]
+            for i in range(len(v))]
+
+
+def _cos_fixed_point(x):
+    return mpmath.findroot(lambda t: t - mpmath.cos(x * t), 0.7)
+
+
+_MAXLEN = ("a deque with maxlen drops the inner tangent of what is appended under nested "
+           "derivatives")
+
+# Second derivatives by nesting D (and hessian): each level's tangent must survive the
+# real code's containers and calls.
+SECOND = [
+    Case("Black-Scholes gamma", S.black_scholes_call, 105.0,
+         lambda s: (lambda d1: mpmath.npdf(d1) / (mpmath.mpf(s) * mpmath.mpf(0.2)))(
+             (mpmath.log(mpmath.mpf(s) / 100) + mpmath.mpf("0.05") + mpmath.mpf(0.2) ** 2 / 2)
+             / mpmath.mpf(0.2)), order=2),
+    Case("Newton's square root, second", S.newton_sqrt, 2.0,
+         lambda x: mpdiff(mpmath.sqrt, x, 2), order=2),
+    Case("RK4 on y' = -a y, second, exact", S.rk4_decay, Fraction(3, 2),
+         _rk4_decay_second_derivative, rel=0, order=2),
+    Case("statistics.variance, second", S.st_variance, 0.7,
+         lambda x: mpdiff(lambda t: _var([1, t, 2 * t, 4]), x, 2), order=2),
+    Case("statistics.correlation, second", S.st_correlation, 0.7,
+         lambda x: mpdiff(lambda t: _corr([1, 2, 3, 4], [t, t * t, 3, 5]), x, 2), order=2),
+    Case("match evaluator, second", S.match_evaluator, 0.7,
+         lambda x: 2 - 9 * mpmath.sin(3 * mpmath.mpf(x)), order=2),
+    Case("Lambert's continued fraction for tan, second", S.tan_continued_fraction, 0.7,
+         lambda x: mpdiff(S.tan_continued_fraction, x, 2), order=2),
+    Case("composite Simpson, second", S.simpson_exp, 0.7,
+         lambda x: mpdiff(lambda t: S.simpson_exp(t, exp=mpmath.exp), x, 2), order=2),
+    Case("fixed-point iteration t = cos(x t), second", S.fixed_point_cos, 0.8,
+         lambda x: mpdiff(_cos_fixed_point, x, 2), rel=1e-10, order=2),
+    Case("functools.lru_cache Fibonacci polynomial, second", S.ft_lru_fibonacci_polynomial,
+         0.7, lambda x: mpdiff(lambda t: _fib_poly(6, t), x, 2), order=2),
+    Case("collections.deque rotate / maxlen, second", S.co_deque, 0.7,
+         lambda x: 6 * Fraction(x), order=2,
+         fails=wrong(_MAXLEN + ": D(D(f)) gives 4x (2.8), not 6x")),
+    Case("rolling mean in a deque(maxlen=3), first", S.rolling_mean, 0.7,
+         lambda x: (2 * Fraction(x) + 3 * Fraction(x) ** 2) / 3),
+    Case("rolling mean in a deque(maxlen=3), second", S.rolling_mean, 0.7,
+         lambda x: (2 + 6 * Fraction(x)) / 3, order=2,
+         fails=wrong(_MAXLEN + ": D(D(f)) gives 0.0")),
+    Case("toolz.merge_with(sum), second", P.tz_merge_with, 0.7, lambda x: 4 + 6 * Fraction(x),
+         needs="toolz", order=2),
+    Case("toolz.pipe, second", P.tz_pipe, 0.7,
+         lambda x: mpdiff(lambda t: mpmath.sin(t * t) + t, x, 2), needs="toolz", order=2),
+    Case("uncertainties std_dev, second", P.unc_std_dev, 0.7,
+         lambda x: mpdiff(lambda t: mpmath.sqrt((mpmath.mpf(1.5) * t) ** 2
+                                                + (2 * mpmath.mpf(0.3)) ** 2), x, 2),
+         needs="uncertainties", order=2),
+    Case("DiffTests rosenbrock hessian", S.dt_rosenbrock, [0.5, 1.5, 2.0],
+         _rosenbrock_hessian, grad=True, order=2),
+    Case("autograd logsumexp hessian", S.ag_logsumexp, [0.5, 1.5, 2.0], _softmax_jacobian,
+         grad=True, order=2),
+]
+
+CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND
 
 
 def _param(case: Case):
@@ -563,8 +645,14 @@ def _close(got, ref, rel):
 def test_real_code_derivative_matches_the_reference(case):
     if case.needs:
         pytest.importorskip(case.needs)
-    got = gradient(case.f, list(case.x)) if case.grad else D(case.f, case.x)
+    if case.grad:
+        got = (hessian if case.order == 2 else gradient)(case.f, list(case.x))
+    else:
+        got = D(D(case.f), case.x) if case.order == 2 else D(case.f, case.x)
     ref = case.ref(case.x)
+    if case.grad and case.order == 2:
+        got = [g for row in got for g in row]
+        ref = [r for row in ref for r in row]
     if case.grad:
         assert len(got) == len(ref)
         for i, (g, r) in enumerate(zip(got, ref)):
@@ -600,6 +688,18 @@ def test_the_reference_agrees_with_a_central_difference(case):
     if case.needs:
         pytest.importorskip(case.needs)
     ref = case.ref(case.x)
+    if case.grad and case.order == 2:
+        for i, row in enumerate(ref):
+            for j, r in enumerate(row):
+                h = 1e-4
+                def at(di, dj):
+                    v = list(case.x)
+                    v[i] += di * h
+                    v[j] += dj * h
+                    return case.f(v)
+                fd = (at(1, 1) - at(1, -1) - at(-1, 1) + at(-1, -1)) / (4 * h * h)
+                assert abs(fd - float(r)) <= 1e-4 * max(1, abs(float(r))), (i, j, fd, r)
+        return
     if case.grad:
         for i, r in enumerate(ref):
             h = 1e-6
@@ -608,6 +708,11 @@ def test_the_reference_agrees_with_a_central_difference(case):
             down[i] -= h
             fd = (case.f(up) - case.f(down)) / (2 * h)
             assert abs(fd - float(r)) <= 1e-5 * max(1, abs(float(r))), (i, fd, r)
+        return
+    if case.order == 2:
+        h = Fraction(1, 10 ** 4) if isinstance(case.x, Fraction) else 1e-4
+        fd = (case.f(case.x + h) - 2 * case.f(case.x) + case.f(case.x - h)) / h ** 2
+        assert abs(float(fd) - float(ref)) <= 1e-4 * max(1, abs(float(ref))), (fd, ref)
         return
     h = Fraction(1, 10 ** 6) if isinstance(case.x, Fraction) else 1e-6
     fd = (case.f(case.x + h) - case.f(case.x - h)) / (2 * h)
