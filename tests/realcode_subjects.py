@@ -939,3 +939,22 @@ def rolling_mean(x):
     for reading in [x, x * x, 2.0, x ** 3]:
         window.append(reading)
     return sum(window) / len(window)
+
+
+# --------------------------------------------------------------------------- exact statistics
+
+
+def st_mean_exact(x):
+    return statistics.mean([x, x * x, 3])
+
+
+def st_variance_exact(x):
+    return statistics.variance([1, x, 2 * x, 4])
+
+
+def st_pvariance_exact(x):
+    return statistics.pvariance([x, x * x, 3])
+
+
+def st_median_exact(x):
+    return statistics.median([x, 3, x * x, 1])

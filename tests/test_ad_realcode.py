@@ -622,7 +622,36 @@ SECOND = [
          grad=True, order=2),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND
+def _pvariance_exact_derivative(x):
+    m = (x + x * x + 3) / 3
+    return (2 * x + 4 * x ** 3) / 3 - 2 * m * (1 + 2 * x) / 3
+
+
+_FRACTION_DEEPCOPY = ("fractions.Fraction.__deepcopy__ (pure Python) is refused as having "
+                      "no rule")
+
+# At exact points: statistics computes in Fractions, so the derivative is exact too.
+EXACT = [
+    Case("statistics.mean at a Fraction", S.st_mean_exact, Fraction(7, 10),
+         lambda x: (1 + 2 * x) / 3, rel=0),
+    Case("statistics.variance at a Fraction", S.st_variance_exact, Fraction(7, 10),
+         lambda x: (10 * x - (30 + 18 * x) / 4) / 3, rel=0),
+    Case("statistics.pvariance at a Fraction", S.st_pvariance_exact, Fraction(7, 10),
+         _pvariance_exact_derivative, rel=0),
+    Case("statistics.median at a Fraction", S.st_median_exact, Fraction(7, 10),
+         lambda x: Fraction(1, 2), rel=0),
+    Case("itertools.pairwise at a Fraction (float data: a float result)", S.it_pairwise,
+         Fraction(7, 10), lambda x: 28 * x - 6),
+    Case("copy.deepcopy at a Fraction", S.cp_deepcopy, Fraction(7, 10), lambda x: 4 * x,
+         rel=0, fails=refused(_FRACTION_DEEPCOPY)),
+    Case("dataclasses.replace / astuple at a Fraction", S.dc_replace, Fraction(7, 10),
+         lambda x: 3, rel=0, fails=refused(_FRACTION_DEEPCOPY + " (astuple deep-copies)")),
+    Case("NormalDist.from_samples at a Fraction", S.st_from_samples_stdev, Fraction(7, 10),
+         lambda x: mpdiff(lambda t: mpmath.sqrt(_var([t, 1, 2])), x),
+         fails=refused("Fraction.as_integer_ratio has no derivative rule")),
+]
+
+CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT
 
 
 def _param(case: Case):
