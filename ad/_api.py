@@ -1,4 +1,4 @@
-"""`D`, `jvp`, `gradient`, `jacobian`, `hessian` and `rule`.
+"""`D`, `jvp`, `gradient`, `jacobian` and `hessian`.
 
 Each derivative makes a fresh tagging context (a fresh tag, so no two
 derivatives, nested or side by side, share one), tags the inputs with their
@@ -9,8 +9,7 @@ coordination.
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from contexts import overdub
 from tagging import enabletagging, tag, untag
@@ -18,7 +17,6 @@ from tagging import enabletagging, tag, untag
 from ad._context import Differentiation
 from ad._errors import describe
 from ad._numbers import is_number, one_like
-from ad._rules import RULES, User
 from ad._structure import tangent_of, tangents_of
 
 _MISSING = object()
@@ -31,20 +29,40 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
     tuple or dict of numbers, or an object with numeric fields; the derivative
     has the same shape.
     """
-    _check_callable(f, "D")
+    check_callable(f, "D")
     if x is _MISSING:
-        @functools.wraps(f)
-        def derivative(x: Any) -> Any:
-            return D(f, x)
-
-        return derivative
+        return Derivative(f)
     _check_point(x, "D", f)
     return jvp(f, (x,), (one_like(x),))[1]
 
 
+class Derivative:
+    """The derivative function of `f`, made by `D(f)`: calling it at `x` is `D(f, x)`.
+
+    An object of its own rather than a closure, so that it shows what it is
+    (`D(sin)`, `D(D(f))`), and pickles whenever `f` does (`Pool.map(D(f), xs)`).
+    `__wrapped__` is `f`.
+    """
+
+    __slots__ = ("__wrapped__",)
+
+    def __init__(self, f: Callable) -> None:
+        self.__wrapped__ = f
+
+    def __call__(self, x: Any) -> Any:
+        return D(self.__wrapped__, x)
+
+    def __repr__(self) -> str:
+        f = self.__wrapped__
+        return f"D({getattr(f, '__qualname__', None) or repr(f)})"
+
+    def __reduce__(self) -> tuple:
+        return Derivative, (self.__wrapped__,)
+
+
 def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     """`(f(*primals), its derivative in the direction of tangents)`."""
-    _check_callable(f, "jvp")
+    check_callable(f, "jvp")
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"jvp() needs one tangent per primal; got {len(primals)} primals "
@@ -60,44 +78,55 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
 
 def gradient(f: Callable, xs: Sequence) -> list:
     """The gradient of a scalar `f` at the point `xs`; `f` is called with a list."""
-    return [_partial(f, xs, i) for i in range(_check_points(xs, "gradient", f))]
+    return _gradient(f, xs, "gradient")
 
 
 def jacobian(f: Callable, xs: Sequence) -> list:
     """The rows d f_i / d x_j of a vector `f` at `xs`; `f` is called with a list."""
-    columns = [_partial(f, xs, j) for j in range(_check_points(xs, "jacobian", f))]
-    if not all(isinstance(column, (list, tuple)) for column in columns):
-        raise TypeError(f"jacobian() needs {describe(f)} to return a list or tuple of "
-                        "numbers; use gradient() for a function returning one number")
+    columns = []
+    for j in range(_check_points(xs, "jacobian", f)):
+        value, column = _partial(f, xs, j)
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"jacobian() needs {describe(f)} to return a list or tuple of "
+                            f"numbers; it returned {type(value).__name__} {value!r}. For a "
+                            f"function returning one number use gradient({describe(f)}, xs)")
+        columns.append(column)
     return [list(row) for row in zip(*columns)]
 
 
 def hessian(f: Callable, xs: Sequence) -> list:
     """The matrix of second derivatives of a scalar `f` at `xs` (a list of rows)."""
     _check_points(xs, "hessian", f)
-    return jacobian(lambda ys: gradient(f, ys), xs)
+    return jacobian(lambda ys: _gradient(f, ys, "hessian"), xs)
 
 
-def rule(f: Callable) -> Callable:
-    """Register a forward rule for `f`: `@rule(f)` on `def r(primals, tangents)`
-    returning `(value, tangent)`. A constant argument's tangent is 0."""
-    _check_callable(f, "rule")
-
-    def register(function: Callable) -> Callable:
-        _check_callable(function, "rule")
-        RULES[f] = User(function, describe(function))
-        # Assigning the primitive again tells the engine its table changed.
-        Differentiation.rule_for = Differentiation.__dict__["rule_for"]
-        return function
-
-    return register
+# What to call instead, when the user's function returns several numbers.
+_SEVERAL_OUT = {
+    "gradient": "use jacobian({name}, xs)",
+    "hessian": "take the hessian of each: hessian(lambda v: {name}(v)[i], xs)",
+}
 
 
-def _partial(f: Callable, xs: Sequence, index: int) -> Any:
-    """d f(xs) / d xs[index]: one forward pass, xs[index] seeded with 1."""
+def _gradient(f: Callable, xs: Sequence, caller: str) -> list:
+    """The partials of a scalar `f`, one forward pass each; a function returning
+    anything but one number is refused, named in `caller`'s words."""
+    partials = []
+    for i in range(_check_points(xs, caller, f)):
+        value, partial = _partial(f, xs, i)
+        if not is_number(value):
+            raise TypeError(
+                f"{caller}() is of a scalar function: it needs {describe(f)} to return "
+                f"one number; it returned {type(value).__name__} {value!r}. For a function "
+                f"returning several numbers, " + _SEVERAL_OUT[caller].format(name=describe(f)))
+        partials.append(partial)
+    return partials
+
+
+def _partial(f: Callable, xs: Sequence, index: int) -> tuple:
+    """(f(xs), d f(xs) / d xs[index]): one forward pass, xs[index] seeded with 1."""
     xs = list(xs)
     tangents = [one_like(x) if i == index else 0 * x for i, x in enumerate(xs)]
-    return jvp(_called_with_list(f), xs, tangents)[1]
+    return jvp(_called_with_list(f), xs, tangents)
 
 
 def _called_with_list(f: Callable) -> Callable:
@@ -122,17 +151,34 @@ def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
         raise TypeError(f"{describe(f)}: {error}") from None
 
 
-def _check_callable(f: Any, caller: str) -> None:
+def check_callable(f: Any, caller: str) -> None:
     if not callable(f):
-        raise TypeError(f"{caller}() needs a function to differentiate, got "
-                        f"{type(f).__name__} {f!r}")
+        raise TypeError(f"{caller}() needs a function, got {type(f).__name__} {f!r}")
 
 
 def _check_point(x: Any, caller: str, f: Callable) -> None:
-    if not is_number(x):
-        raise TypeError(f"{caller}() differentiates at a number (int, float, complex, "
-                        f"Fraction, mpf or mpc); got {type(x).__name__} {x!r} for "
-                        f"{describe(f)}")
+    if is_number(x):
+        return
+    several = isinstance(x, Iterable) and not isinstance(x, (str, bytes))
+    instead = (_SEVERAL_IN if several else _CONVERTED).get(caller, _IN_A_LIST[several])
+    raise TypeError(f"{caller}() differentiates at a number (int, float, complex, Fraction, "
+                    f"mpf or mpc); got {type(x).__name__} {x!r} for {describe(f)}. "
+                    + instead.format(caller=caller, name=describe(f)))
+
+
+# What to call instead of a point that is no number: for a point that holds
+# several, and for one of another type; gradient, jacobian and hessian take a list.
+_SEVERAL_IN = {
+    "D": "For a function of several numbers use gradient({name}, xs) or jacobian({name}, xs), "
+         "which call it with one list",
+    "jvp": "Pass one number per argument: jvp({name}, (x, y), (dx, dy))",
+}
+_CONVERTED = {
+    "D": "Convert it: D({name}, float(x)), or Fraction(x) to stay exact",
+    "jvp": "Convert each: jvp({name}, [float(x) for x in primals], tangents)",
+}
+_IN_A_LIST = {True: "The point is one flat list of numbers: {caller}({name}, [x, y, ...])",
+              False: "Convert each: {caller}({name}, [float(x) for x in xs])"}
 
 
 def _check_points(xs: Any, caller: str, f: Callable) -> int:

@@ -3,25 +3,34 @@
 Every function of the rule tables is one primitive of it, told which function
 was called. A call with no argument tagged for this context runs as it would
 without it (so an enclosing derivative sees it); otherwise the table line says
-how the tangent goes. Foreign calls that receive a tangent, directly or in a
-container's slot, and hand back a number are refused: a derivative is never
-dropped silently.
+how the tangent goes. Other number types (an `IntEnum`, a `float` subclass) are
+constants to the rules, unless the engine finds their Python operator to run.
+Foreign calls that receive a tangent, directly or in a container's slot, and
+hand back a number are refused: a derivative is never dropped silently.
 """
 
 from __future__ import annotations
 
 import array
+import builtins
 import functools
+import inspect
+import math
+import numbers
+import operator
 import types
+from collections.abc import Collection
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import carries_metadata, rawest, tagger
+from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
+                           rawest, tagger)
 
-from ad._errors import NonDifferentiableError, describe, no_rule, no_source
+from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._numbers import NUMBERS, SCALARS, is_number
-from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
+from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
+                       rule_of)
 
 
 class Differentiation(Context):
@@ -48,34 +57,57 @@ class Differentiation(Context):
         carrying a tangent) unrolled for speed."""
         rule = RULES[f]
         general = functools.partial(differentiate, self, f, rule)
-        if type(rule) is Constant:
+        if type(rule) is Constant and f not in _DUNDERS:
             return _constant_rule(self, f)
         if type(rule) is Jvp and not rule.bound and rule.variadic is None:
             if len(rule.jvps) == 1:
                 return _unary(self, f, rule.jvps[0], general, tagger(self))
-            if len(rule.jvps) == 2:
-                return _binary(self, f, *rule.jvps, general, tagger(self))
+            if len(rule.jvps) >= 2:  # a third argument takes the general way
+                return _binary(self, f, *rule.jvps[:2], general, tagger(self))
         return general
 
-    def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
-        if _constant(f) or not any(carries_metadata(a, self)
-                                   for a in (*args, *kwargs.values())):
+    def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        rule = rule_of(f)
+        if type(rule) is Constant or not any(carries_metadata(a, self)
+                                             for a in (*args, *kwargs.values())):
             return super().fallback(f, *args, **kwargs)
+        if type(rule) is User:
+            if _numbers_only(args, kwargs):
+                # a user rule the engine cannot key a primitive by (an unhashable
+                # ctypes function): it is found here, by identity
+                return _apply_user(self, f, rule, args)
+            raise self.refuse(_beyond_the_rule(f))
         if f is getattr:
             return _attribute(self, *args)
+        if f is dropped:
+            _, route = args
+            raise self.refuse(lost(route, WAYS_OUT[route]))
         wrapped = getattr(f, "__wrapped__", None)
         if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
             return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
+        if type(rule) in _APPLY and not kwargs and all(
+                isinstance(a, numbers.Number) or type(a) is Tagged and a.tag is self.tag
+                for a in args):
+            # a rule's function run as C on numbers only, some of a type outside
+            # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
+            return _APPLY[type(rule)](self, f, rule, args)
         result = super().fallback(f, *args, **kwargs)
-        if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
-            raise self.refuse(no_rule(f))
-        return result
+        if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result):
+            return result
+        if rule is not None and _container(result):  # `d1 + d2`
+            raise self.refuse(refusal(
+                f, f"it built a {describe(type(result))} out of values carrying a "
+                   "derivative, and which of its elements carries which derivative is not "
+                   "followed; build a list or a tuple instead"))
+        raise self.refuse(no_rule(f))  # a number, or where it may have gone
 
 
 # What a foreign call given a tangent may hand back: text, a truth value, or an
-# exception (raising one is how a value escapes a derivative, as a constant).
+# exception (raising one is how a value escapes a derivative, as a constant);
+# and a container built by an operator (`[x] + [y]`, `(x,) * 3`, `{x} | s`),
+# whose elements keep their tangents.
 _PLAIN_RESULTS = (str, bool, BaseException)
 
 
@@ -83,6 +115,10 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                   **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`: as its table line says when an argument carries
     the context's tangent; else as the engine would run it."""
+    if type(rule) is Model:
+        return recurse(ctx, rule.function, *args, **kwargs)
+    if kwargs:
+        args, kwargs = _by_position(f, args, kwargs)
     mine = ctx.tag
     live = objects = False
     for a in args[1:] if getattr(rule, "bound", False) else args:  # not the receiver
@@ -91,17 +127,57 @@ def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                 live = True
         elif type(a) not in SCALARS:
             objects = True  # a container or user object: the engine runs its code
+    if objects and type(rule) is User and any(
+            type(a) is not Tagged and carries_metadata(a, ctx) for a in args):
+        raise ctx.refuse(_beyond_the_rule(f))
     if type(f) is types.FunctionType:
         objects = False  # a helper of a model: its rule covers what it is given
-    if type(rule) is Model:
-        return recurse(ctx, rule.function, *args, **kwargs)
     if kwargs:
         return _with_keywords(ctx, f, rule, args, kwargs, live)
     if objects:
-        return recurse(ctx, f, *args)
+        return _with_objects(ctx, f, args)
     if not live:
         return f(*args)
     return _APPLY[type(rule)](ctx, f, rule, args)
+
+
+# Builtins that call a method of their first argument's class and return what it
+# returns: a Python method runs in the context, so its arithmetic is differentiated.
+_DUNDERS = {builtins.abs: "__abs__", operator.abs: "__abs__", builtins.round: "__round__",
+            builtins.complex: "__complex__", builtins.pow: "__pow__", math.floor: "__floor__",
+            math.ceil: "__ceil__", math.trunc: "__trunc__"}
+
+
+def _with_objects(ctx: Differentiation, f: Callable, args: tuple) -> Any:
+    """`f(*args)`, some argument a container or a user object: the engine runs it,
+    and a user class's method that `f` calls runs in the context (`abs(v)` runs
+    `Vec.__abs__`, `pow(v, 2)` is `v ** 2`, reflected method and all)."""
+    if f is builtins.pow and len(args) == 2:
+        return recurse(ctx, operator.pow, *args)
+    name = _DUNDERS.get(f)
+    method = getattr(type(args[0]), name, None) if name else None
+    if type(method) is not types.FunctionType or f is builtins.complex and len(args) > 1:
+        return recurse(ctx, f, *args)
+    result = recurse(ctx, method, *args)
+    if f is builtins.complex and not isinstance(rawest(result), complex):
+        raise TypeError(f"__complex__ returned non-complex (type {type(rawest(result)).__name__})")
+    return result
+
+
+def _by_position(f: Callable, args: tuple, kwargs: dict) -> tuple:
+    """`(args, kwargs)` with each keyword that names a positional parameter of `f`
+    moved to its place, so the rule sees it (`pow(x, 2, mod=5)` is modular,
+    `Fraction(x, denominator=2)` halves the tangent)."""
+    try:
+        bound = _signature(f).bind(*args, **kwargs)
+    except (TypeError, ValueError):  # no signature, or a call that raises as it is
+        return args, kwargs
+    return bound.args, bound.kwargs
+
+
+@functools.cache
+def _signature(f: Callable) -> inspect.Signature:
+    return inspect.signature(f)
 
 
 _ABSENT = object()
@@ -111,12 +187,12 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
            tag: Callable) -> Callable:
     mine = ctx.tag
 
-    def unary(x, *more, **kwargs):
+    def unary(x=_ABSENT, *more, **kwargs):
         if type(x) is Tagged and x.tag is mine and not (more or kwargs):
             value = x.value
             ans = f(value)
             return tag(ans, d0(x.meta, ans, value))
-        return general(x, *more, **kwargs)
+        return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
 
     return unary
 
@@ -125,7 +201,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
             general: Callable, tag: Callable) -> Callable:
     mine = ctx.tag
 
-    def binary(x, y=_ABSENT, *more, **kwargs):
+    def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
         if y is not _ABSENT and not (more or kwargs):
             if type(x) is Tagged:
                 if x.tag is mine:
@@ -146,7 +222,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                     return tag(ans, d1(y.meta, ans, x, vy))
             elif type(x) in SCALARS and type(y) in SCALARS:
                 return f(x, y)
-        return general(x, *(() if y is _ABSENT else (y, *more)), **kwargs)
+        return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
 
     return binary
 
@@ -195,6 +271,12 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
         return tag(ans, ctx, rule.jvps[0](x.meta, ans, x.value))
     primals = _primals(args, mine)
     ans = f(*primals)
+    kind = type(rawest(ans))
+    if kind not in NUMBERS:  # a constant's type won (`Decimal`, numpy)
+        raise ctx.refuse(refusal(
+            f, f"its result is a {describe(kind)}, which cannot carry a derivative (ad "
+               "differentiates int, float, complex, Fraction, mpf and mpc); convert the "
+               "constant first: float(c) or Fraction(c)"))
     if rule.bound:
         args, primals = args[1:], primals[1:]
     if rule.variadic is not None:
@@ -209,6 +291,10 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
             term = rule.jvps[index](a.meta, ans, *primals)
             tangent = term if tangent is None else tangent + term
     return tag(ans, ctx, tangent)
+
+
+def _apply_constant(ctx: Differentiation, f: Callable, rule: Constant, args: tuple) -> Any:
+    return f(*_primals(args, ctx.tag))
 
 
 def _apply_refused(ctx: Differentiation, f: Callable, rule: Refused, args: tuple) -> Any:
@@ -235,7 +321,7 @@ def _apply_user(ctx: Differentiation, f: Callable, rule: User, args: tuple) -> A
     return tag(value, ctx, tangent)
 
 
-_APPLY = {Jvp: _apply_jvp, Refused: _apply_refused,
+_APPLY = {Jvp: _apply_jvp, Constant: _apply_constant, Refused: _apply_refused,
           User: _apply_user}
 
 
@@ -259,12 +345,22 @@ def _method_named(primals: list) -> Any:
     return getattr(type(primals[0]), primals[1], method)
 
 
-def _constant(f: Any) -> bool:
-    """Whether `f`'s results carry no tangent by its rule (`len`, `<`)."""
-    try:
-        return type(RULES.get(f)) is Constant
-    except TypeError:  # unhashable
-        return False
+def _container(result: Any) -> bool:
+    """Whether `result` holds values (bytes hold a number's bits: `_numeric`)."""
+    return isinstance(result, Collection) and not isinstance(result, (bytes, bytearray))
+
+
+def _beyond_the_rule(f: Callable) -> NonDifferentiableError:
+    """The error for a derivative a user rule cannot be given: its tangents are
+    those of the numbers passed by position."""
+    return no_rule(f, "its rule (ad.rule) takes numbers by position, and it received a "
+                      "derivative in a container or by keyword")
+
+
+def _numbers_only(args: tuple, kwargs: dict) -> bool:
+    """Whether a call passes only numbers (tagged or not) and no keywords: what a
+    user rule's `(primals, tangents)` describes."""
+    return not kwargs and all(type(a) is Tagged or type(a) in SCALARS for a in args)
 
 
 def _numeric(result: Any) -> bool:

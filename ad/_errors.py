@@ -19,8 +19,10 @@ class NonDifferentiableError(TypeError):
 
 def describe(f: Any) -> str:
     """`math.fsum`, `struct.pack`, `Point.norm`: how a user names `f`."""
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None)
+    if name is None:  # a callable object (`D(f)`, a partial): named by its repr
+        return repr(f)
     module = getattr(f, "__module__", None) or ""
-    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
     module = {"_operator": "operator", "builtins": "", "_struct": "struct"}.get(module, module)
     return f"{module}.{name}" if module else name
 
@@ -36,15 +38,20 @@ def call_site() -> str:
     return "an unknown place"
 
 
+def refusal(f: Callable, why: str) -> NonDifferentiableError:
+    """The error for a call that cannot be differentiated, and why."""
+    return NonDifferentiableError(
+        f"cannot differentiate through {describe(f)} (called at {call_site()}): {why}")
+
+
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
-    """The error for a call that would drop a derivative."""
+    """The error for a call that would drop a derivative: register a rule."""
     name = describe(f)
     reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
                      "value carrying a derivative (itself or in a container), which it "
                      "would turn into a plain number or keep where the derivative is lost")
     return NonDifferentiableError(
-        f"cannot differentiate through {name} (called at {call_site()}): {reason}. "
-        f"Register a forward rule:\n\n{_rule_template(name)}")
+        f"{refusal(f, reason)}. Register a forward rule:\n\n{_rule_template(name)}")
 
 
 def no_source(f: Callable, why: str) -> NonDifferentiableError:
@@ -56,12 +63,19 @@ def no_source(f: Callable, why: str) -> NonDifferentiableError:
     to register it by: `@ad.rule(__main__.<lambda>)` is not Python.
     """
     name = describe(f)
-    message = (f"cannot differentiate through {name} (called at {call_site()}): its body "
-               f"cannot be run in the context: {why}. Define it in a .py file or a "
-               "notebook cell, where Python keeps its source")
+    message = (f"{refusal(f, f'its body cannot be run in the context: {why}')}. Define it "
+               "in a .py file or a notebook cell, where Python keeps its source")
     if "<" not in name:
         message += f"; or register a forward rule:\n\n{_rule_template(name)}"
     return NonDifferentiableError(message)
+
+
+def lost(route: str, way_out: str) -> NonDifferentiableError:
+    """The error for a value carrying a derivative that leaves by a route the
+    derivative cannot follow (a default argument value, a generator's return)."""
+    return NonDifferentiableError(
+        f"{route} carries a derivative that it would lose (at {call_site()}); "
+        f"{way_out}")
 
 
 def _rule_template(name: str) -> str:

@@ -14,8 +14,10 @@ import mpmath
 
 NUMBERS = (int, float, complex, Fraction, mpmath.mpf, mpmath.mpc)
 # Arguments a rule takes as they are; any other object (a list, a user class
-# with `__add__`) sends the call to the engine, which runs its Python code.
-SCALARS = frozenset(NUMBERS) | {bool, str, type(None)}
+# with `__add__`) sends the call to the engine, which runs its Python code. Not
+# `str`: with one, an operator formats or repeats text (`"%.3f" % x`, `"-" * n`),
+# which runs on the plain values and carries no derivative.
+SCALARS = frozenset(NUMBERS) | {bool, type(None)}
 
 
 def is_number(x: Any) -> bool:

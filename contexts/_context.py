@@ -69,20 +69,20 @@ class Context(metaclass=ContextType):
     warn_unseen_code: ClassVar[bool] = False
 
     @default_hook
-    def prehook(self, f: Callable, *args: Any, **kwargs: Any) -> None:
+    def prehook(self, f: Callable, /, *args: Any, **kwargs: Any) -> None:
         """Called before every call made inside an overdubbed function."""
 
     @default_hook
-    def posthook(self, output: Any, f: Callable, *args: Any, **kwargs: Any) -> None:
+    def posthook(self, output: Any, f: Callable, /, *args: Any, **kwargs: Any) -> None:
         """Called after every call made inside an overdubbed function."""
 
     @default_hook
-    def overdub(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+    def overdub(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         """Run one call: a primitive if registered, else `recurse`, else `fallback`."""
         return run_default(self, f, args, kwargs)
 
     @default_hook
-    def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+    def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         """Run a call the context does not look into (through its layer, if any)."""
         return call_foreign(self, f, args, kwargs)
 

@@ -16,6 +16,7 @@ import operator
 import os
 import sys
 import types
+from collections import deque
 from typing import Any, Callable
 
 import attrs
@@ -26,6 +27,8 @@ from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
+from tagging._leaving import dropped, plain_defaults
+from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
 from tagging._store import Store
 from tagging._tagged import Tagged, rawest, wrap
@@ -38,7 +41,7 @@ _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
                        operator.concat, operator.iconcat, operator.or_, operator.ior,
                        operator.and_, operator.iand, operator.sub, operator.isub,
                        operator.xor, operator.ixor})
-_BUILT = (list, tuple, dict, set, frozenset)
+_BUILT = (list, tuple, deque, dict, set, frozenset)
 
 
 @attrs.define(eq=False, repr=False)
@@ -78,6 +81,8 @@ class Tag(Layer):
     def finish_run(self, ctx: Any) -> None:
         if self.store.added:
             self.store.sweep()
+        if self.store.defaults:
+            plain_defaults(self.store.defaults, functools.partial(heap.own, tag=self))
 
     def cells(self, runtime: Any) -> dict:
         return _cells(self, runtime)
@@ -133,14 +138,22 @@ def _own_arguments(tag: Tag, args: tuple, kwargs: dict) -> tuple:
 def _foreign_result(tag: Tag, f: Callable, args: tuple, result: Any) -> Any:
     """What a foreign call returns; a container an operator built from containers
     keeps the metadata of the elements it took from them."""
-    if type(result) in _BUILT and (tag.store.entries or tag.store.members):
-        try:
-            builder = f in _BUILDERS
-        except TypeError:
-            return result
-        if builder:
-            heap.carry_over(tag, args, result)
+    if (tag.store.entries or tag.store.members) and keeps_element_metadata(f, result):
+        heap.carry_over(tag, args, result)
     return result
+
+
+def keeps_element_metadata(f: Callable, result: Any) -> bool:
+    """Whether `result`, returned by the foreign call `f`, gets the metadata of the
+    elements (members) it took from `f`'s arguments: a builtin container that an
+    operator built out of containers (`a + b`, `a * 3`, `a | b`, `a += b`). Not a
+    deque with a `maxlen`, which drops elements from either end."""
+    if type(result) not in _BUILT or type(result) is deque and result.maxlen is not None:
+        return False
+    try:
+        return f in _BUILDERS
+    except TypeError:  # unhashable
+        return False
 
 
 def _cells(tag: Tag, runtime: Any) -> dict:
@@ -175,6 +188,21 @@ def _cells(tag: Tag, runtime: Any) -> dict:
     def plain(value):
         return heap.own(value, tag)
 
+    def captured(value, subject, path):  # what a `case` pattern bound (`_patterns`)
+        if not entries and type(subject) is not Tagged:
+            return value
+        return recaptured(tag, value, subject, path)
+
+    def default(value):  # tagged while the run lasts (`_leaving`)
+        if type(value) is Tagged and value.tag is tag:
+            store.defaults.append(value)
+        return value
+
+    def leaving(value, route):  # a route the metadata cannot follow (`_leaving`)
+        if type(value) is Tagged and value.tag is tag:
+            return runtime.ctx.fallback(dropped, value, route)
+        return value
+
     def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
         if type(mapping) is dict and store.slots(mapping):
             return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
@@ -188,7 +216,8 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "yielded": yielded, "received": received,
+            "globals": globals, "plain": plain, "captured": captured, "default": default, "leaving": leaving, "yielded": yielded,
+            "received": received,
             "kwargs": kwargs,
             **heap_paths(runtime.ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}

@@ -4,12 +4,14 @@ Lowering already made attribute access and subscripts calls. This pass adds
 module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
 `gstore`), closure cells (`cload`/`cstore` keyed by the cell), container
 displays and comprehensions (built by primitives that keep the heap plain),
-defaults of nested functions and f-string fields (untagged), and what a
-generator yields (plain, its metadata left in the store for a consumer in the
-context), is sent (plain, the `yield` taking the metadata back from the store)
-or returns (plain). Truth tests need no rewriting: a `Tagged` answers `bool`
-with its plain value. Where no hook needs to see them, attribute and item
-loads and stores call the context's fast paths (`_fast`) directly.
+f-string fields (untagged), defaults of nested functions (tagged while the
+run lasts) and what a generator returns (handed to the context when it
+carries metadata), see `_leaving`, and what a generator yields (plain, its
+metadata left in the store for a consumer in the context) or is sent (plain,
+the `yield` taking the metadata back from the store). Truth tests need no
+rewriting: a `Tagged` answers `bool` with its plain value. Where no hook needs
+to see them, attribute and item loads and stores call the context's fast paths
+(`_fast`) directly.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import types
 from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
                             name, placed)
 from tagging import _markers as markers
+from tagging._leaving import GENERATOR_RETURN
+from tagging._patterns import capture_paths
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -302,9 +306,24 @@ class _Tagging(BodyTransformer):
         return node
 
     def visit_Match(self, node: ast.Match) -> ast.AST:
-        """Patterns compare and test types natively: they match the plain subject."""
+        """Patterns compare and test types natively: they match the plain subject,
+        held as it was; a case's body starts by giving the names its pattern
+        captured their metadata (`_patterns`)."""
         node = self.generic_visit(node)
-        node.subject = self.helper("plain", [node.subject], node.subject)
+        self.chains += 1
+        held = hidden(self.level, f"subject{self.chains}")
+        subject = ast.NamedExpr(target=name(held, node, store=True), value=node.subject)
+        node.subject = self.helper("plain", [ast.copy_location(subject, node)], node.subject)
+        for case in node.cases:
+            recaptured = [
+                ast.copy_location(ast.Assign(
+                    targets=[name(identifier, case.pattern, store=True)],
+                    value=self.helper("captured", [name(identifier, case.pattern),
+                                                   name(held, case.pattern),
+                                                   constant(path, case.pattern)],
+                                      case.pattern)), case.pattern)
+                for identifier, path in capture_paths(case.pattern)]
+            case.body[0:0] = recaptured
         return node
 
     # What a generator hands out ----------------------------------------------------
@@ -330,8 +349,12 @@ class _Tagging(BodyTransformer):
     def visit_Return(self, node: ast.Return) -> ast.stmt:
         node = self.generic_visit(node)
         if self.generator and node.value is not None:
-            node.value = self.helper("plain", [node.value], node.value)
+            node.value = self.leaving(node.value, GENERATOR_RETURN)
         return node
+
+    def leaving(self, value: ast.expr, route: str) -> ast.expr:
+        """`value`, leaving by a route its metadata cannot follow (`_leaving`)."""
+        return self.helper("leaving", [value, constant(route, value)], value)
 
     # What leaves the frame untagged ------------------------------------------------
 
@@ -342,8 +365,8 @@ class _Tagging(BodyTransformer):
 
     def visit_defaults(self, args: ast.arguments) -> None:
         super().visit_defaults(args)
-        args.defaults = [self.helper("plain", [d], d) for d in args.defaults]
-        args.kw_defaults = [d and self.helper("plain", [d], d) for d in args.kw_defaults]
+        args.defaults = [self.helper("default", [d], d) for d in args.defaults]
+        args.kw_defaults = [d and self.helper("default", [d], d) for d in args.kw_defaults]
 
 
 def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:

@@ -29,7 +29,7 @@ _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argumen
 
 
 class Store:
-    __slots__ = ("entries", "members", "yielded", "sent", "limit", "added")
+    __slots__ = ("entries", "members", "yielded", "sent", "defaults", "limit", "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
@@ -39,6 +39,7 @@ class Store:
         # a frame that reuses the address from it.
         self.yielded: dict = {}
         self.sent: dict = {}  # id(generator frame) -> (raw value sent to it, meta)
+        self.defaults: list = []  # tagged defaults of functions made in the run
         self.limit = _FIRST_SWEEP  # slots added before the next sweep
         self.added = 0
 

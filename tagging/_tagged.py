@@ -65,10 +65,45 @@ def _refusal(operation: str) -> Callable:
     return slotlike(refuse)
 
 
+def _binary_arithmetic(name: str) -> Callable:
+    """A binary arithmetic dunder. The engine's operator dispatch calls it (as a C
+    slot) before the other operand's Python method: there it answers NotImplemented
+    where the plain value's own method would, so `x * q` reaches `Q.__rmul__`, run
+    in the context with `x` tagged, as CPython would reach it. Where the plain
+    method would answer, or anywhere else, it refuses."""
+    def refuse_or_defer(self: Tagged, other: Any, *modulo: Any) -> Any:
+        if modulo or not is_engine_code(_getframe(1).f_code):
+            raise escaped(self, "arithmetic")
+        value = rawest(self)
+        if _declines(value, name, rawest(other)):
+            return NotImplemented
+        kind, other_kind = type(value).__name__, type(other).__name__
+        raise TypeError(f"{kind}.{name} of {value!r} (a value carrying metadata) and a "
+                        f"{other_kind} answers before the {other_kind}'s Python method, on "
+                        f"the plain value, dropping the metadata; make the {other_kind} a "
+                        "plain number first")
+    refuse_or_defer.__name__ = refuse_or_defer.__qualname__ = f"refuse {name}"
+    return slotlike(refuse_or_defer)
+
+
+def _declines(value: Any, name: str, other: Any) -> bool:
+    """Whether CPython would not take `value`'s own `name` method's answer for
+    `other`: the method is missing or answers NotImplemented, or `other`'s type is
+    a subclass of `value`'s, whose reflected method CPython tries first."""
+    kind = type(value)
+    if issubclass(type(other), kind) and type(other) is not kind:
+        return True
+    method = getattr(kind, name, None)
+    return method is None or method(value, other) is NotImplemented
+
+
+_BINARY = ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod divmod "
+           "rdivmod pow rpow matmul rmatmul and rand or ror xor rxor lshift rlshift rshift "
+           "rrshift")
+for _name in _BINARY.split():
+    setattr(Tagged, f"__{_name}__", _binary_arithmetic(f"__{_name}__"))
 for _operation, _methods in {
-        "arithmetic": "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod "
-                      "rmod divmod rdivmod pow rpow matmul rmatmul neg pos abs invert and "
-                      "rand or ror xor rxor lshift rlshift rshift rrshift round trunc floor ceil",
+        "arithmetic": "neg pos abs invert round trunc floor ceil",
         "a comparison": "lt le gt ge",
         "a conversion": "float int complex index format"}.items():
     for _name in _methods.split():

@@ -2,6 +2,7 @@
 their generated source imports, so that every piece is ordinary module code."""
 
 import collections
+import collections.abc
 import copy
 import dataclasses
 from fractions import Fraction
@@ -9,7 +10,7 @@ from fractions import Fraction
 from ad import D
 
 __all__ = ["Box", "Slot", "Pair", "Holder", "gen", "collections", "copy", "D", "Fraction",
-           "passthrough", "unpacked_product", "G"]
+           "passthrough", "unpacked_product", "Bag", "G"]
 
 G = None  # a module global a program stores into and reads back
 
@@ -57,3 +58,25 @@ def passthrough(v, *, scale=1):
 def unpacked_product(y, v):
     a, b = (y, v)
     return a * b
+
+
+class Bag(collections.abc.MutableMapping):
+    """A mapping whose `get` is `collections.abc`'s (a frozen module's code)."""
+
+    def __init__(self, **items):
+        self.items = dict(items)
+
+    def __getitem__(self, key):
+        return self.items[key]
+
+    def __setitem__(self, key, value):
+        self.items[key] = value
+
+    def __delitem__(self, key):
+        del self.items[key]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self):
+        return len(self.items)

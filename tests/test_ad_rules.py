@@ -316,7 +316,8 @@ def test_operator_syntax_and_in_place():
 
 def test_operator_abs_and_int_tangents():
     assert ad.D(abs, -2.5) == -1.0 and ad.D(abs, 2.5) == 1.0
-    assert ad.D(abs, 0.0) == 0 and ad.D(operator.abs, 0.0) == 0
+    assert ad.D(abs, 0.0) == 1 and ad.D(operator.abs, 0.0) == 1  # the x >= 0 branch
+    assert ad.D(abs, -0.0) == 1 and ad.D(math.fabs, 0.0) == 1 and ad.D(abs, 0) == 1
     assert close(ad.D(abs, 3 + 4j), 0.6)
     d = ad.D(lambda x: 3 * x ** 3 - 2 * x + 7, 2)
     assert d == 34 and type(d) is int
@@ -390,11 +391,11 @@ def test_infinite_derivatives_and_zero_conventions():
     assert ad.D(lambda x: -math.sqrt(x), 0.0) == -math.inf
     assert ad.D(math.cbrt, 0.0) == math.inf
     assert ad.D(math.asin, 1.0) == math.inf and ad.D(math.acos, 1.0) == -math.inf
-    assert ad.D(lambda x: math.hypot(x, 0.0), 0.0) == 0  # |x|: 0 at the kink, as abs
+    assert ad.D(lambda x: math.hypot(x, 0.0), 0.0) == 0  # |x| as a cone: 0 at its tip
     assert ad.D(lambda x: math.hypot(x, 2 * x), 0.0) == 0
     assert ad.D(lambda x: math.acosh(x), 1.0) == math.inf
     assert ad.D(lambda x: x ** (1 / 3), 0.0) == math.inf
-    assert ad.D(abs, 0.0) == 0
+    assert ad.D(abs, 0.0) == 1  # the x >= 0 branch, as ForwardDiff
     assert ad.D(mpmath.sqrt, mpmath.mpf(0)) == mpmath.inf
     assert type(ad.D(mpmath.sqrt, mpmath.mpf(0))) is mpmath.mpf
     assert ad.D(cmath.sqrt, 0j) == complex(math.inf, 0)
@@ -740,7 +741,7 @@ def test_mpmath_complex_parts():
     assert close(ad.D(mpmath.fabs, z), diff(lambda t: abs(z + t), 0))
     assert close(ad.D(mpmath.sign, z), diff(lambda t: mpmath.sign(z + t), 0))
     assert ad.D(mpmath.arg, mpmath.mpf(0)) == 0
-    assert ad.D(mpmath.fabs, mpmath.mpf(0)) == 0
+    assert ad.D(mpmath.fabs, mpmath.mpf(0)) == 1
 
 
 MPMATH_BINARY = [  # f(x, y), points

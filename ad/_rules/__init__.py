@@ -1,8 +1,8 @@
 """The derivative rules, one table per module of the functions they cover."""
 
 from ad._rules import builtins, cmath, math, mpmath, operator, statistics  # noqa: F401 (fill RULES)
-from ad._rules._table import RULES, Constant, Jvp, Model, Refused, User
+from ad._rules._table import RULES, Constant, Jvp, Model, Refused, User, rule_of, set_rule
 from ad._rules.builtins import ATTRIBUTES, METHODS, method
 
 __all__ = ["RULES", "ATTRIBUTES", "METHODS", "method", "Constant", "Jvp", "Model",
-           "Refused", "User"]
+           "Refused", "User", "rule_of", "set_rule"]

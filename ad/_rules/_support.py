@@ -21,15 +21,18 @@ def is_complex(x: Any) -> bool:
 
 
 def sign(x: Any) -> int:
-    """-1, 0 or 1 (the derivative of `abs`; 0 at 0)."""
+    """-1, 0 or 1."""
     return (x > 0) - (x < 0)
 
 
 def dabs(g: Any, ans: Any, x: Any) -> Any:
-    """d|x|: sign(x) (0 at 0) for reals, Re(conj(x) g) / |x| for complex numbers."""
+    """d|x|: for reals, the tangent of the branch taken, `x` for x >= 0 and `-x`
+    below, so +1 at 0 (ForwardDiff's convention: a derivative 0 at 0 would kill
+    every higher derivative of a smooth |x|**2 there); Re(conj(x) g) / |x| for
+    complex numbers."""
     if is_complex(x):
         return over((x.conjugate() * g).real, ans)
-    return g * sign(x)
+    return g if x >= 0 else -g
 
 
 def over(numerator: Any, denominator: Any) -> Any:

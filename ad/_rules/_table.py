@@ -14,7 +14,9 @@ A table line says what a function's derivative is, in one of four ways:
   (`math.fsum`, `divmod`): the engine then sees every number they touch.
 
 Keys are the functions as they are called; a bound method (`mpmath.mp.power`) is
-keyed by its function and its receiver is passed first, undifferentiated.
+keyed by its function and its receiver is passed first, undifferentiated. A user
+rule for a callable that cannot be a key (a `ctypes` function is unhashable) is
+kept by identity beside the table: `rule_of` and `set_rule` read and write both.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Callable
 import attrs
 
 RULES: dict = {}  # function -> Jvp, Constant, Refused, Model or User
+_UNHASHABLE: dict = {}  # id(f) -> (f, its User rule), for a callable that cannot be a key
 
 
 @attrs.frozen
@@ -59,6 +62,30 @@ class User:
 
     function: Callable
     name: str
+    replaces: object = None  # the built-in rule it stands in for, back when it is removed
+
+
+def rule_of(f: Callable) -> object:
+    """`f`'s rule, or None."""
+    try:
+        return RULES.get(f)
+    except TypeError:  # unhashable: found by identity
+        entry = _UNHASHABLE.get(id(f))
+        return None if entry is None else entry[1]
+
+
+def set_rule(f: Callable, rule: object) -> None:
+    """Give `f` the rule `rule`; None removes its rule."""
+    try:
+        if rule is None:
+            RULES.pop(f, None)
+        else:
+            RULES[f] = rule
+    except TypeError:  # unhashable: kept by identity (the entry holds `f`, so its id stays its own)
+        if rule is None:
+            _UNHASHABLE.pop(id(f), None)
+        else:
+            _UNHASHABLE[id(f)] = (f, rule)
 
 
 def _key(f: Callable) -> tuple:

@@ -26,13 +26,19 @@ def conjugate(x):
     return x.conjugate()
 
 
+def modular(jvp):
+    """`pow`'s rule for one argument: `pow(x, y, mod)` is integer-only (modular
+    arithmetic), piecewise constant, so a modulus makes the derivative 0."""
+    return lambda g, ans, x, y, mod=None: jvp(g, ans, x, y) if mod is None else g * 0
+
+
 def method(x, name, *args):
     """`x.name(*args)`, for a method of a number that has no rule of its own."""
     return getattr(x, name)(*args)
 
 
 defjvp(builtins.abs, dabs)
-defjvp(builtins.pow, pow_base, pow_exponent)
+defjvp(builtins.pow, modular(pow_base), modular(pow_exponent), lambda g, ans, x, y, mod: g * 0)
 defjvp(builtins.float, lambda g, ans, x: float(g))
 defjvp(builtins.complex, lambda g, ans, x, y=0: complex(g), lambda g, ans, x, y: g * 1j)
 defjvp(Fraction, lambda g, ans, x, d=1: Fraction(g) / d, lambda g, ans, x, d: -g * ans / d)

@@ -12,7 +12,7 @@ import mpmath
 
 from ad._errors import no_rule
 from ad._rules._support import (dabs, is_complex, over, pow_base, pow_exponent,
-                                product_terms, sign)
+                                product_terms)
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
 
 
@@ -118,7 +118,7 @@ defjvp(mpmath.lambertw, lambda g, ans, z, k=0: over(g, mpmath.exp(ans) * (1 + an
 defjvp(mpmath.polylog, _none(mpmath.polylog, "order s"),
        lambda g, ans, s, z: g * (mpmath.polylog(s - 1, z) / z if z != 0 else 1))
 defjvp(mpmath.fabs, lambda g, ans, x: over(mpmath.re(mpmath.conj(x) * g), ans) if is_complex(x)
-       else g * sign(x))
+       else dabs(g, ans, x))
 defjvp(mpmath.sign, lambda g, ans, x: over(g - ans * mpmath.re(mpmath.conj(ans) * g), abs(x))
        if is_complex(x) else 0 * ans * g)
 defjvp(mpmath.frac, lambda g, ans, x: g)

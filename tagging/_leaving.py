@@ -1,0 +1,58 @@
+"""Values that leave transformed code by routes the store cannot follow.
+
+A default argument value is kept by CPython in the function's `__defaults__`
+(or `__kwdefaults__`) and handed to the callee when a call binds its
+parameters, with no code of the context in between. So a default carrying
+metadata stays tagged in the function while the run lasts (a call in the run
+gets it with its metadata), and is made plain when the run ends
+(`plain_defaults`): the function may outlive the run, and the heap must then
+hold plain values.
+
+A generator's return value travels inside a `StopIteration` that C code raises
+and catches, consumers the context does not see among them. Rather than drop
+its metadata silently, tagging hands such a value to the context as a foreign
+call of `dropped` (through its `fallback`): a context that may not lose
+metadata (`ad`) refuses it there; any other gets the plain value back, as from
+any C function.
+"""
+
+from __future__ import annotations
+
+import gc
+import types
+from typing import Any
+
+GENERATOR_RETURN = "a generator's return value"
+
+# How to write each route so that the metadata is kept.
+WAYS_OUT = {
+    GENERATOR_RETURN: "yield the value, or return it from a function that is not a "
+                      "generator",
+}
+
+
+def dropped(value: Any, route: str) -> Any:
+    """The foreign call standing for `value` leaving by `route` (it returns the value)."""
+    return value
+
+
+def plain_defaults(held: list, plain: Any) -> None:
+    """Make plain (`plain(value)`) the tagged defaults `held` of the functions made
+    in a run. The tuple or dict holding them is found by the collector's referrers
+    (a run that made none pays nothing), then each function that uses it."""
+    wanted = {id(value) for value in held}
+    for holder in gc.get_referrers(*held):
+        if type(holder) is tuple and any(id(item) in wanted for item in holder):
+            values = tuple(plain(item) for item in holder)
+            for function in _functions_using(holder, "__defaults__"):
+                function.__defaults__ = values
+        elif type(holder) is dict and any(id(item) in wanted for item in holder.values()):
+            mapping = {key: plain(item) for key, item in holder.items()}
+            for function in _functions_using(holder, "__kwdefaults__"):
+                function.__kwdefaults__ = mapping
+    held.clear()
+
+
+def _functions_using(holder: Any, field: str) -> list:
+    return [f for f in gc.get_referrers(holder)
+            if type(f) is types.FunctionType and getattr(f, field) is holder]
