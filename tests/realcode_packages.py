@@ -157,3 +157,19 @@ def tz_accumulate(x):
 def tz_curried(x):
     from toolz.curried import map, pipe, sliding_window
     return pipe([x, 1.0, x * x, 3.0], sliding_window(2), map(lambda w: w[0] * w[1]), sum)
+
+
+def mit_partition(x):
+    import more_itertools as mit
+    small, large = mit.partition(lambda t: t > 1, [x, 2.0, x * x])
+    return sum(small) * 10 + sum(large)
+
+
+def mit_islice_extended(x):
+    import more_itertools as mit
+    return sum(mit.islice_extended([x, 2.0, x * x])[-2:])
+
+
+def mit_roundrobin(x):
+    import more_itertools as mit
+    return list(mit.roundrobin([x, 1.0], [2.0, x * x]))[3]

@@ -958,3 +958,43 @@ def st_pvariance_exact(x):
 
 def st_median_exact(x):
     return statistics.median([x, 3, x * x, 1])
+
+
+# --------------------------------------------------------------------------- stacks and queues
+
+
+_RPN_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def rpn(text, x):
+    """A reverse-Polish calculator on a list used as a stack."""
+    stack = []
+    for token in text.split():
+        if token in _RPN_OPS:
+            b = stack.pop()
+            a = stack.pop()
+            stack.append(_RPN_OPS[token](a, b))
+        elif token == "x":
+            stack.append(x)
+        else:
+            stack.append(float(token))
+    return stack.pop()
+
+
+def rpn_polynomial(x):
+    return rpn("x x * 3 x * + 1 x / -", x)
+
+
+def bfs_weighted_sum(x):
+    """Breadth-first walk of a small tree held in dicts, with a deque as the queue;
+    each node's value is scaled by its depth."""
+    tree = {"root": ["a", "b"], "a": ["c"], "b": [], "c": []}
+    value = {"root": x, "a": x * x, "b": 2.0, "c": x ** 3}
+    queue = collections.deque([("root", 1)])
+    total = 0.0
+    while queue:
+        node, depth = queue.popleft()
+        total += depth * value[node]
+        for child in tree[node]:
+            queue.append((child, depth + 1))
+    return total
