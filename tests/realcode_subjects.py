@@ -998,3 +998,29 @@ def bfs_weighted_sum(x):
         for child in tree[node]:
             queue.append((child, depth + 1))
     return total
+
+
+# --------------------------------------------------------------------------- vector to vector (jacobian)
+
+
+def jac_rgb_to_hsv(v):
+    return colorsys.rgb_to_hsv(*v)
+
+
+def jac_rgb_to_yiq(v):
+    return list(colorsys.rgb_to_yiq(*v))
+
+
+def jac_polar(v):
+    return cmath.polar(complex(v[0], v[1]))
+
+
+def jac_linear_regression(v):
+    fit = statistics.linear_regression([1.0, 2.0, 3.0], v)
+    return [fit.slope, fit.intercept]
+
+
+def jac_spherical(v):
+    x, y, z = v
+    r = math.sqrt(x * x + y * y + z * z)
+    return (r, math.acos(z / r), math.atan2(y, x))

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import mpmath
 import pytest
 
-from ad import D, NonDifferentiableError, gradient, hessian
+from ad import D, NonDifferentiableError, gradient, hessian, jacobian
 from tests import realcode_packages as P
 from tests import realcode_subjects as S
 
@@ -54,6 +54,7 @@ class Case:
     fails: tuple = ()             # (kind, exception type, reason) of a strict xfail
     grad: bool = False            # gradient of f at the list x (hessian if order == 2)
     order: int = 1                # 2: D(D(f)) (nested derivatives)
+    jac: bool = False             # jacobian of f at the list x
     marks: list = field(default_factory=list)
 
 
@@ -665,7 +666,45 @@ EXACT = [
          fails=refused("Fraction.as_integer_ratio has no derivative rule")),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT
+def mp_jacobian(g: Callable, v: list) -> list:
+    """d g_i / d v_j by mpmath at 50 digits; g takes and returns lists of mpf."""
+    with mpmath.workdps(50):
+        v = [mpmath.mpf(t) for t in v]
+        n = len(g(v))
+
+        def partial(i, j):
+            return mpmath.diff(lambda t: g(v[:j] + [t] + v[j + 1:])[i], v[j])
+
+        return [[partial(i, j) for j in range(len(v))] for i in range(n)]
+
+
+def _mp_regression(v):
+    xs = [1, 2, 3]
+    slope = _cov(xs, v) / _var(xs)
+    return [slope, _mean(v) - slope * _mean(xs)]
+
+
+def _mp_spherical(v):
+    x, y, z = v
+    r = mpmath.sqrt(x * x + y * y + z * z)
+    return [r, mpmath.acos(z / r), mpmath.atan2(y, x)]
+
+
+JACOBIANS = [
+    Case("jacobian of colorsys.rgb_to_hsv", S.jac_rgb_to_hsv, [0.7, 0.3, 0.2],
+         lambda v: mp_jacobian(lambda w: list(colorsys.rgb_to_hsv(*w)), v), jac=True),
+    Case("jacobian of colorsys.rgb_to_yiq", S.jac_rgb_to_yiq, [0.7, 0.3, 0.2],
+         lambda v: mp_jacobian(lambda w: list(colorsys.rgb_to_yiq(*w)), v), jac=True),
+    Case("jacobian of cmath.polar", S.jac_polar, [0.7, 0.3],
+         lambda v: mp_jacobian(lambda w: [mpmath.hypot(*w), mpmath.atan2(w[1], w[0])], v),
+         jac=True),
+    Case("jacobian of statistics.linear_regression", S.jac_linear_regression, [0.7, 2.0, 2.5],
+         lambda v: mp_jacobian(_mp_regression, v), jac=True),
+    Case("jacobian of Cartesian to spherical", S.jac_spherical, [0.7, 0.3, 0.2],
+         lambda v: mp_jacobian(_mp_spherical, v), jac=True),
+]
+
+CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT + JACOBIANS
 
 
 def _param(case: Case):
@@ -688,6 +727,13 @@ def _close(got, ref, rel):
 def test_real_code_derivative_matches_the_reference(case):
     if case.needs:
         pytest.importorskip(case.needs)
+    if case.jac:
+        got = [g for row in jacobian(case.f, list(case.x)) for g in row]
+        ref = [r for row in case.ref(case.x) for r in row]
+        assert len(got) == len(ref)
+        for i, (g, r) in enumerate(zip(got, ref)):
+            assert _close(g, r, case.rel), (case.id, i, g, r)
+        return
     if case.grad:
         got = (hessian if case.order == 2 else gradient)(case.f, list(case.x))
     else:
@@ -731,6 +777,16 @@ def test_the_reference_agrees_with_a_central_difference(case):
     if case.needs:
         pytest.importorskip(case.needs)
     ref = case.ref(case.x)
+    if case.jac:
+        for i, row in enumerate(ref):
+            for j, r in enumerate(row):
+                h = 1e-6
+                up, down = list(case.x), list(case.x)
+                up[j] += h
+                down[j] -= h
+                fd = (case.f(up)[i] - case.f(down)[i]) / (2 * h)
+                assert abs(fd - float(r)) <= 1e-5 * max(1, abs(float(r))), (i, j, fd, r)
+        return
     if case.grad and case.order == 2:
         for i, row in enumerate(ref):
             for j, r in enumerate(row):
