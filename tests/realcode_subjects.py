@@ -1024,3 +1024,42 @@ def jac_spherical(v):
     x, y, z = v
     r = math.sqrt(x * x + y * y + z * z)
     return (r, math.acos(z / r), math.atan2(y, x))
+
+
+# --------------------------------------------------------------------------- more mappings
+
+
+def od_pop(x):
+    d = collections.OrderedDict()
+    d["a"] = x
+    return d.pop("a") * 3
+
+
+def od_copy(x):
+    d = collections.OrderedDict()
+    d["a"] = x
+    return d.copy()["a"] * 3
+
+
+def od_from_pairs(x):
+    d = collections.OrderedDict([("a", x), ("b", 2.0)])
+    return d["a"] * 3
+
+
+def od_setdefault(x):
+    d = collections.OrderedDict()
+    d.setdefault("a", x)
+    return d["a"] * 3
+
+
+def chainmap_values_sum(x):
+    c = collections.ChainMap({"a": x}, {"b": x * x})
+    return sum(c.values())
+
+
+def methodcaller_conjugate(x):
+    return operator.methodcaller("conjugate")(x) * 3
+
+
+def fraction_limit_denominator(x):
+    return Fraction(x).limit_denominator(1000) + x
