@@ -1063,3 +1063,11 @@ def methodcaller_conjugate(x):
 
 def fraction_limit_denominator(x):
     return Fraction(x).limit_denominator(1000) + x
+
+
+def simpson_cexp(z, exp=cmath.exp):
+    return simpson(lambda t: exp(z * t), 0.0, 1.0, 64)
+
+
+def horner_float(x):
+    return horner([3.0, -0.5, 0.0, 5.0, -1.0], x)

@@ -721,7 +721,31 @@ JACOBIANS = [
          lambda v: mp_jacobian(_mp_spherical, v), jac=True),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT + JACOBIANS
+def _mpc(z):
+    return mpmath.mpc(z.real, z.imag)
+
+
+def mpdiff_complex(g: Callable, z: complex) -> mpmath.mpc:
+    """The complex derivative of a holomorphic g at z, by mpmath at 50 digits."""
+    with mpmath.workdps(50):
+        return mpmath.diff(g, _mpc(z))
+
+
+_Z = 0.6 + 0.3j
+
+# Holomorphic real code at a complex point: the complex derivative.
+COMPLEX = [
+    Case("Lambert's continued fraction at a complex point", S.tan_continued_fraction, _Z,
+         lambda z: mpmath.sec(_mpc(z)) ** 2),
+    Case("exp power series at a complex point", S.exp_series, _Z,
+         lambda z: mpmath.exp(_mpc(z)), rel=1e-14),
+    Case("composite Simpson of cmath.exp(z t)", S.simpson_cexp, _Z,
+         lambda z: mpdiff_complex(lambda w: S.simpson_cexp(w, exp=mpmath.exp), z)),
+    Case("Horner at a complex point", S.horner_float, _Z,
+         lambda z: (lambda w: 12 * w ** 3 - mpmath.mpf(1.5) * w ** 2 + 5)(_mpc(z))),
+]
+
+CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT + JACOBIANS + COMPLEX
 
 
 def _param(case: Case):
