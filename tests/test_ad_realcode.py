@@ -390,8 +390,8 @@ PEERS = [
              lambda y: y * t + mpmath.sin(y)), x)),
 ]
 
-_CALLS_RMUL = ("pint's `x * ureg.meter` (Quantity.__rmul__): TypeError 'arithmetic on "
-               "Tagged(...) ... outside that context'")
+_CALLS_RMUL = ("pint's `x * ureg.meter` (Quantity.__rmul__): TypeError \"unsupported "
+               "operand type(s) for *: 'Quantity' and 'Tagged'\"")
 _LAZY = ("networkx's lazy-import/dispatch decorators (a function that replaces its own "
          "__code__): RecursionError")
 
