@@ -1071,3 +1071,34 @@ def simpson_cexp(z, exp=cmath.exp):
 
 def horner_float(x):
     return horner([3.0, -0.5, 0.0, 5.0, -1.0], x)
+
+
+def dijkstra(edges, source, target):
+    """Shortest path length, plain Python: a list kept sorted as the priority queue."""
+    graph = collections.defaultdict(list)
+    for a, b, w in edges:
+        graph[a].append((b, w))
+        graph[b].append((a, w))
+    best = {source: 0.0}
+    queue = [(0.0, source)]
+    done = set()
+    while queue:
+        queue.sort()
+        dist, node = queue.pop(0)
+        if node in done:
+            continue
+        done.add(node)
+        if node == target:
+            return dist
+        for nxt, w in graph[node]:
+            if nxt not in best or dist + w < best[nxt]:
+                best[nxt] = dist + w
+                queue.append((dist + w, nxt))
+    raise ValueError("unreachable")
+
+
+def dijkstra_length(x):
+    """The graph of the networkx cases: the path a-b-c-d, of length x + 2x + x*x."""
+    edges = [("a", "b", x), ("b", "c", 2 * x), ("a", "c", 3.5), ("c", "d", x * x),
+             ("b", "d", 4.0)]
+    return dijkstra(edges, "a", "d")

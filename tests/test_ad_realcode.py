@@ -634,6 +634,10 @@ SECOND = [
          lambda x: 2 - 2 / Fraction(x) ** 3, order=2,
          fails=wrong("a value appended to a list and popped back loses the inner tangent "
                      "under nested derivatives (`[x * x].pop()`): D(D(f)) gives 0.0")),
+    Case("plain-Python Dijkstra (sorted list as the queue), first", S.dijkstra_length, 0.7,
+         lambda x: 3 + 2 * Fraction(x)),
+    Case("plain-Python Dijkstra (sorted list as the queue), second", S.dijkstra_length, 0.7,
+         lambda x: 2, order=2),
     Case("breadth-first walk with a deque, first", S.bfs_weighted_sum, 0.7,
          lambda x: 1 + 4 * Fraction(x) + 9 * Fraction(x) ** 2),
     Case("breadth-first walk with a deque, second", S.bfs_weighted_sum, 0.7,
