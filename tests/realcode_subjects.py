@@ -1102,3 +1102,30 @@ def dijkstra_length(x):
     edges = [("a", "b", x), ("b", "c", 2 * x), ("a", "c", 3.5), ("c", "d", x * x),
              ("b", "d", 4.0)]
     return dijkstra(edges, "a", "d")
+
+
+# --------------------------------------------------------------------------- gradients over data
+
+
+def gr_stdev(v):
+    return statistics.stdev(v)
+
+
+def gr_correlation(v):
+    return statistics.correlation([1.0, 2.0, 3.0, 4.0], v)
+
+
+def gr_geometric_mean(v):
+    return statistics.geometric_mean(v)
+
+
+def gr_harmonic_mean(v):
+    return statistics.harmonic_mean(v)
+
+
+def gr_hypot(v):
+    return math.hypot(*v)
+
+
+def gr_prod(v):
+    return math.prod(v)

@@ -749,7 +749,50 @@ COMPLEX = [
          lambda z: (lambda w: 12 * w ** 3 - mpmath.mpf(1.5) * w ** 2 + 5)(_mpc(z))),
 ]
 
-CASES = STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT + JACOBIANS + COMPLEX
+def mp_gradient(g: Callable, v: list) -> list:
+    return mp_jacobian(lambda w: [g(w)], v)[0]
+
+
+def mp_hessian(g: Callable, v: list) -> list:
+    with mpmath.workdps(50):
+        v = [mpmath.mpf(t) for t in v]
+        n = len(v)
+
+        def entry(i, j):
+            orders = [0] * n
+            orders[i] += 1
+            orders[j] += 1
+            return mpmath.diff(lambda *w: g(list(w)), v, tuple(orders))
+
+        return [[entry(i, j) for j in range(n)] for i in range(n)]
+
+
+_DATA = [0.7, 1.9, 2.6, 4.3]
+
+# Gradients and hessians over a data vector.
+GRADIENTS = [
+    Case("gradient of statistics.stdev", S.gr_stdev, _DATA,
+         lambda v: mp_gradient(lambda w: mpmath.sqrt(_var(w)), v), grad=True),
+    Case("hessian of statistics.stdev", S.gr_stdev, _DATA,
+         lambda v: mp_hessian(lambda w: mpmath.sqrt(_var(w)), v), grad=True, order=2,
+         rel=1e-10),
+    Case("gradient of statistics.correlation", S.gr_correlation, _DATA,
+         lambda v: mp_gradient(lambda w: _corr([1, 2, 3, 4], w), v), grad=True),
+    Case("gradient of statistics.geometric_mean", S.gr_geometric_mean, _DATA,
+         lambda v: mp_gradient(lambda w: mpmath.root(mpmath.fprod(w), len(w)), v), grad=True),
+    Case("gradient of statistics.harmonic_mean", S.gr_harmonic_mean, _DATA,
+         lambda v: mp_gradient(lambda w: len(w) / sum(1 / t for t in w), v), grad=True),
+    Case("gradient of math.hypot(*v)", S.gr_hypot, _DATA,
+         lambda v: mp_gradient(lambda w: mpmath.sqrt(sum(t * t for t in w)), v), grad=True),
+    Case("hessian of math.prod", S.gr_prod, _DATA,
+         lambda v: [[0 if i == j else math.prod(Fraction(t) for k, t in enumerate(v)
+                                                 if k not in (i, j))
+                     for j in range(len(v))] for i in range(len(v))],
+         grad=True, order=2),
+]
+
+CASES = (STDLIB + RECIPES + PEERS + PACKAGES + EVERYDAY + SECOND + EXACT + JACOBIANS + COMPLEX
+         + GRADIENTS)
 
 
 def _param(case: Case):
