@@ -1,144 +1,156 @@
-"""`python -m ad FILE.py:FUNC --at X [--order N] [--check]`: derivatives from the shell.
+"""`python -m ad TARGET --at X...`: derivatives from the shell (see `--help`).
 
-Prints f(X) and its derivatives up to order N (nested `D`), one per line;
-`--check` compares the first derivative with a numerical one (`ad.check`).
-Exit status: 0 on success, 1 when the user's code raises or the check fails,
-2 for bad input (missing file or function, X not a number). Errors are one
-line on stderr, without a traceback.
+Reads the command line, loads the user's function (`_cli_target`), computes
+(`_cli_derivatives`) and prints lines, JSON (`_cli_json`) or a PNG
+(`_cli_plot`). Every failure is one line on stderr and an exit status
+(`_cli_failures`), listed at the end of `--help`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import re
+import os
 import sys
-from fractions import Fraction
-from pathlib import Path
-from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import NoReturn, Sequence
 
-from ad import D, check
+from ad._cli_derivatives import checked, curves, derivatives
+from ad._cli_failures import INTERRUPTED, OK, USAGE_ERROR, Failure
+from ad._cli_json import dumps
+from ad._cli_plot import draw
+from ad._cli_points import (NUMBERS, Point, attach_values, evenly_spaced, parse_interval,
+                            parse_point, parse_range, parse_size)
+from ad._cli_target import Target, load_target
 
-USAGE_ERROR, USER_ERROR = 2, 1
+PLOT_SAMPLES = 200
+
+EPILOG = f"""\
+points: --at takes numbers ({NUMBERS}); several values
+  are several points. A point of a function of several variables is its
+  arguments separated by commas (--at 1.0,2.0): --order 1 gives the gradient,
+  --order 2 the Hessian. --range A:B:N is N evenly spaced points from A to B,
+  both included.
+
+--json prints one JSON document: {{"function": F, "order": N, "points": [{{"at": X,
+  "derivatives": [f(X), f'(X), ...], "check": "agrees"}}]}} ("check" with --check
+  only; of several variables, "derivatives" is [value, gradient, Hessian]).
+  Numbers JSON cannot hold: a complex number is {{"real": a, "imag": b}}; inf,
+  -inf and nan are the strings "inf", "-inf", "nan"; a Fraction is the string
+  "p/q"; any other value is its repr, a string.
+
+--plot A:B draws f and its derivatives up to --order at {PLOT_SAMPLES} points over
+  [A, B] into a PNG of --size pixels (default 800x600) named by --out (default
+  FUNC.png). It needs matplotlib: pip install 'cassette-py[plot]'.
+
+A step that takes over a second says on stderr what it is computing.
+
+exit status:
+  0    success
+  1    your function (or your file, while loading) raised, or --check disagrees
+  2    bad command line: no such file, module or function, a point that is not a
+       number, --order below 0, the wrong number of arguments, matplotlib missing
+  130  interrupted (Ctrl-C)
+"""
 
 
-class Failure(Exception):
-    """A one-line error and the exit status that goes with it."""
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """One line and status 2, rather than argparse's usage block."""
+        raise Failure(f"{message} (see python -m ad --help)", USAGE_ERROR)
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
+
+def parser() -> Parser:
+    cli = Parser(prog="python -m ad", allow_abbrev=False, epilog=EPILOG,
+                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                 description="Print a function's value and derivatives at points, as "
+                             "text or JSON, or plot them.")
+    cli.add_argument("target", metavar="TARGET",
+                     help="FILE.py:FUNC, the function FUNC of a Python file, or "
+                          "package.module:FUNC, of a module importable from here")
+    where = cli.add_mutually_exclusive_group(required=True)
+    where.add_argument("--at", nargs="+", action="extend", metavar="X",
+                       help="the points (see below)")
+    where.add_argument("--range", metavar="A:B:N", help="N points from A to B")
+    where.add_argument("--plot", metavar="A:B", help="plot over [A, B] into a PNG")
+    cli.add_argument("--order", type=int, default=1, metavar="N",
+                     help="derivatives up to order N (default 1)")
+    cli.add_argument("--check", action="store_true",
+                     help="compare the first derivative with a numerical derivative")
+    cli.add_argument("--json", action="store_true", help="print one JSON document")
+    cli.add_argument("--out", metavar="FILE", help="the PNG of --plot (default FUNC.png)")
+    cli.add_argument("--size", default="800x600", metavar="WxH",
+                     help="the PNG's size in pixels (default 800x600)")
+    return cli
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m ad", description="Print a function's value and derivatives.",
-        epilog="A negative X other than an int or a float needs '=': --at=-1/3")
-    parser.add_argument("target", metavar="FILE.py:FUNC",
-                        help="the function FUNC defined in the Python file FILE.py")
-    parser.add_argument("--at", required=True, metavar="X",
-                        help="the point: an int, a float, a complex (1+2j) or a fraction (1/3)")
-    parser.add_argument("--order", type=int, default=1, metavar="N",
-                        help="print derivatives up to order N (default 1)")
-    parser.add_argument("--check", action="store_true",
-                        help="compare the first derivative with a numerical derivative")
-    args = parser.parse_args(argv)
-    if args.order < 0:
-        parser.error("--order must be 0 or more")
+    words = sys.argv[1:] if argv is None else list(argv)
     try:
-        run(args.target, args.at, args.order, args.check)
+        run(parser().parse_args(attach_values(words, ["--at"], ["--range", "--plot"])))
     except Failure as failure:
-        print(f"error: {failure}", file=sys.stderr)
+        print(f"{failure.details}error: {failure}", file=sys.stderr)
         return failure.status
-    return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # `| head`: the reader has all it wants; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
+    return OK
 
 
-def run(target: str, at: str, order: int, with_check: bool) -> None:
-    f, name = load_function(target)
-    x, at = parse_point(at), at.strip()
-    derivative = f
-    for n in range(order + 1):
-        label = f"{name}{marks(n)}({at})"
-        print(f"{label} = {call(derivative, x, label)}", flush=True)
-        derivative = D(derivative)
-    if with_check:
-        try:
-            agreed = check(f, x)
-        except AssertionError as disagreement:  # f(x) ran above: this is check's verdict
-            raise Failure(str(disagreement), USER_ERROR) from None
-        except Exception as error:
-            raise Failure(f"check of {name}'({at}) raised {one_line(error)}",
-                          USER_ERROR) from None
-        print(f"check: {name}'({at}) = {agreed} agrees with a numerical derivative")
-
-
-def load_function(target: str) -> tuple[Callable, str]:
-    """FUNC from FILE.py, loaded as a module so that its source can be read."""
-    filename, colon, name = target.rpartition(":")
-    if not colon or not filename or not name:
-        raise Failure(f"expected FILE.py:FUNC, got {target!r}", USAGE_ERROR)
-    path = Path(filename).resolve()
-    if not path.is_file():
-        raise Failure(f"no such file: {filename}", USAGE_ERROR)
-    module = load_module(path)
-    if not hasattr(module, name):
-        raise Failure(f"{filename} defines no {name!r}", USAGE_ERROR)
-    f = getattr(module, name)
-    if not callable(f):
-        raise Failure(f"{filename}:{name} is not a function but {type(f).__name__} {f!r}",
+def run(args: argparse.Namespace) -> None:
+    """Reads every number first, so that a typo fails before the user's file runs."""
+    if args.order < 0:
+        raise Failure(f"--order must be 0 or more, got {args.order}", USAGE_ERROR)
+    if args.plot and (args.json or args.check):
+        raise Failure("--plot writes a PNG; --json and --check go with --at or --range",
                       USAGE_ERROR)
-    return f, name
-
-
-def load_module(path: Path) -> ModuleType:
-    module_name = "_ad_cli_" + re.sub(r"\W", "_", path.stem)
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise Failure(f"cannot load {path} as Python", USAGE_ERROR)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    sys.path.insert(0, str(path.parent))  # its own imports of neighbouring files
+    if args.out and not args.plot:
+        raise Failure("--out names the PNG of --plot; add --plot A:B", USAGE_ERROR)
+    if args.plot:
+        (start, stop), size = parse_interval(args.plot), parse_size(args.size)
+    else:
+        points = [parse_point(text) for text in args.at] if args.at else \
+            parse_range(args.range)
+    target = load_target(args.target)
     try:
-        spec.loader.exec_module(module)
-    except Exception as error:
-        raise Failure(f"loading {path.name} raised {one_line(error)}", USER_ERROR) from None
-    return module
+        if args.plot:
+            xs = evenly_spaced(start, stop, PLOT_SAMPLES)
+            out = args.out or f"{target.name}.png"
+            draw(curves(target, xs, args.order), xs,
+                 f"{target.spoken_name} and its derivatives", out, size)
+            print(f"wrote {out} ({size[0]}x{size[1]} px)")
+        else:
+            report(target, points, args.order, args.check, args.json)
+    except Failure as failure:
+        raise Failure(target.speak(str(failure)), failure.status,
+                      target.speak(failure.details)) from None
 
 
-def parse_point(text: str) -> Any:
-    """An int if it looks like one, else a float, a complex, or a fraction p/q."""
-    text = text.strip()
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    for kind in (float, complex, Fraction):
-        try:
-            return kind(text)
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise Failure(f"--at needs a number (1, 0.5, 1+2j, 1/3), got {text!r}", USAGE_ERROR)
-
-
-def call(g: Callable, x: Any, label: str) -> Any:
-    """g(x); an exception in the user's code becomes a one-line `Failure`."""
-    try:
-        return g(x)
-    except Exception as error:
-        raise Failure(f"{label} raised {one_line(error)}", USER_ERROR) from None
-
-
-def marks(n: int) -> str:
-    """' for f', '' for f'', and so on; f^(4) from the fourth derivative on."""
-    return "'" * n if n <= 3 else f"^({n})"
-
-
-def one_line(error: BaseException) -> str:
-    """`ZeroDivisionError: division by zero`: the type and the first line of the message."""
-    lines = str(error).strip().splitlines()
-    if not lines:
-        return type(error).__name__
-    first = lines[0][:-1] + "." if len(lines) > 1 and lines[0].endswith(":") else lines[0]
-    return f"{type(error).__name__}: {first}"
+def report(target: Target, points: list[Point], order: int, with_check: bool,
+           as_json: bool) -> None:
+    """Lines as they are computed, or one JSON document at the end."""
+    if with_check and any(len(point.values) != 1 for point in points):
+        raise Failure("--check compares derivatives of functions of one variable; give "
+                      "points of one number", USAGE_ERROR)
+    results = []
+    for point in points:
+        values = []
+        for label, value in derivatives(target, point, order):
+            if not as_json:
+                print(f"{label} = {value}", flush=True)
+            values.append(value)
+        result = {"at": point.values[0] if len(point.values) == 1 else point.values,
+                  "derivatives": values}
+        if with_check:
+            agreed = checked(target, point)
+            if not as_json:
+                print(f"check: {target.name}'({point.text}) = {agreed!r} agrees with a "
+                      "numerical derivative", flush=True)
+            result["check"] = "agrees"
+        results.append(result)
+    if as_json:
+        print(dumps({"function": target.spoken_name, "order": order, "points": results}))
 
 
 if __name__ == "__main__":

@@ -68,8 +68,10 @@ class Differentiation(Context):
 
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         rule = rule_of(f)
-        if type(rule) is Constant or not any(carries_metadata(a, self)
-                                             for a in (*args, *kwargs.values())):
+        receiver = _receiver(f)
+        if type(rule) is Constant or not (
+                any(carries_metadata(a, self) for a in (*args, *kwargs.values()))
+                or receiver is not None and carries_metadata(receiver, self)):
             return super().fallback(f, *args, **kwargs)
         if type(rule) is User:
             if _numbers_only(args, kwargs):
@@ -94,7 +96,8 @@ class Differentiation(Context):
             # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
             return _APPLY[type(rule)](self, f, rule, args)
         result = super().fallback(f, *args, **kwargs)
-        if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result):
+        if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result) or \
+                isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict):
             return result
         if rule is not None and _container(result):  # `d1 + d2`
             raise self.refuse(refusal(
@@ -103,6 +106,17 @@ class Differentiation(Context):
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
 
+
+def _receiver(f: Callable) -> Any:
+    """The object a C method is bound to (`od.popitem`), whose slots it reads; None
+    for a function (a module's, whose `__self__` is the module)."""
+    receiver = getattr(f, "__self__", None) if type(f) is types.BuiltinMethodType else None
+    return None if isinstance(receiver, types.ModuleType) else receiver
+
+
+# A dict's views read its slots when iterated, which gives their metadata back; a
+# C method of a dict that returns None changed entries, which are slots by key.
+_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 # What a foreign call given a tangent may hand back: text, a truth value, or an
 # exception (raising one is how a value escapes a derivative, as a constant);

@@ -16,6 +16,8 @@ _LIBRARY = tuple(os.path.dirname(os.path.abspath(package.__file__)) + os.sep
 class NonDifferentiableError(TypeError):
     """A value carrying a derivative reached code that would drop it."""
 
+    __module__ = "ad"  # tracebacks name it as users import it: ad.NonDifferentiableError
+
 
 def describe(f: Any) -> str:
     """`math.fsum`, `struct.pack`, `Point.norm`: how a user names `f`."""
@@ -27,13 +29,18 @@ def describe(f: Any) -> str:
     return f"{module}.{name}" if module else name
 
 
+def in_library(filename: str) -> bool:
+    """Whether code from `filename` is ours (ad, tagging, contexts, the engine's
+    generated code) rather than the user's."""
+    return filename.startswith(_LIBRARY) or filename.startswith("<contexts")
+
+
 def call_site() -> str:
     """`file.py:12 in f`: the innermost frame of the user's code."""
     frame = sys._getframe(1)
     while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_LIBRARY) and not filename.startswith("<contexts"):
-            return f"{filename}:{frame.f_lineno} in {frame.f_code.co_name}"
+        if not in_library(frame.f_code.co_filename):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}"
         frame = frame.f_back
     return "an unknown place"
 

@@ -8,7 +8,7 @@ an attribute access runs is `_routes`; what generators yield is `_channels`.
 from __future__ import annotations
 
 import gc
-from collections import deque
+from collections import OrderedDict, deque
 from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
@@ -24,6 +24,9 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 _VIEWS = (VALUES, ITEMS, KEYS)
+REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
+_ORDERED_VIEWS = tuple(type(view) for view in (
+    OrderedDict().values(), OrderedDict().items(), OrderedDict().keys()))
 
 
 def own(x: Any, tag: Tag) -> Any:
@@ -273,7 +276,7 @@ def move_slots(tag: Tag, source: Any, target: Any) -> None:
 def has_slots(tag: Tag, container: Any) -> bool:
     """Whether the store knows metadata of some element or member of `container` (or
     a view's dict)."""
-    if type(container) in _VIEWS:
+    if isinstance(container, _VIEWS):
         container = view_mapping(container)
     return bool(tag.store.slots(container) or tag.store.slots(container, tag.store.members))
 
@@ -281,9 +284,9 @@ def has_slots(tag: Tag, container: Any) -> bool:
 def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
     """Whether iterating `raw` natively passes over elements or members the store
     knows metadata of."""
-    if isinstance(raw, SEQUENCES) or type(raw) in (VALUES, ITEMS):
+    if isinstance(raw, (*SEQUENCES, VALUES, ITEMS)):  # an OrderedDict's views too
         return has_slots(tag, raw)
-    if type(raw) is KEYS:
+    if isinstance(raw, KEYS):
         raw = view_mapping(raw)
     return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 
@@ -327,11 +330,13 @@ def index_of(raw: Any, value: Any) -> int | None:
 
 def retag_removed(tag: Tag, result: Any, before: dict, moved: Any) -> Any:
     """A removed element (from `pop`) gets its metadata back: the one of the
-    position the replayed change removed."""
+    position the replayed change removed. Under an outer context `result` comes
+    back carrying the outer tag (the method ran there): its innermost plain value
+    is the object recorded, and this tag wraps the outer one."""
     gone = set(before) - set(moved)
     if len(gone) == 1:
         raw, meta = before[gone.pop()]
-        if raw is result:
+        if raw is rawest(result):
             return Tagged(tag, result, meta)
     return result
 
@@ -351,8 +356,12 @@ def native_order(keys: list, reverse: bool) -> list | None:
     return engine.native_order(raw, reverse) if engine.scalars_only(raw) else None
 
 
-def pick(items: list, order: list) -> list:
-    return [items[i] for i in order]
+def view_pairs(mapping: dict, view: Any) -> Any:
+    """(key, value) pairs in the order `view` shows them: an OrderedDict keeps an
+    order of its own (`move_to_end`), which `dict.items` does not follow."""
+    if isinstance(view, _ORDERED_VIEWS):
+        return OrderedDict.items(mapping)
+    return dict.items(mapping)
 
 
 def view_mapping(view: Any) -> dict:

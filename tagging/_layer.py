@@ -27,10 +27,10 @@ from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
-from tagging._leaving import dropped, plain_defaults
+from tagging._leaving import CLASS_BODY, class_body_reads, dropped, plain_defaults
 from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
-from tagging._store import Store
+from tagging._store import ABSENT, Store
 from tagging._tagged import Tagged, rawest, wrap
 
 nativecalls(__name__, "_own_arguments", "_foreign_result")
@@ -193,6 +193,12 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             return value
         return recaptured(tag, value, subject, path)
 
+    def classbody(cells, namespace, names):  # what a class body reads (`_leaving`)
+        if entries:
+            raw, meta = class_body_reads(store, cells, namespace, names)
+            if meta is not ABSENT:
+                runtime.ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_BODY)
+
     def default(value):  # tagged while the run lasts (`_leaving`)
         if type(value) is Tagged and value.tag is tag:
             store.defaults.append(value)
@@ -203,12 +209,6 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             return runtime.ctx.fallback(dropped, value, route)
         return value
 
-    def kwargs(mapping):  # `f(**mapping)`: a temporary dict of tagged values
-        if type(mapping) is dict and store.slots(mapping):
-            return {key: heap.retag(tag, value, store.lookup(mapping, key, value))
-                    for key, value in mapping.items()}
-        return mapping
-
     def yielded(value):  # called by a generator's own frame
         return channels.note_yielded(tag, sys._getframe(1), value)
 
@@ -216,9 +216,11 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return channels.take_sent(tag, sys._getframe(1), value)
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "captured": captured, "default": default, "leaving": leaving, "yielded": yielded,
-            "received": received,
-            "kwargs": kwargs,
+            "globals": globals, "plain": plain, "captured": captured,
+            "classbody": classbody, "default": default, "leaving": leaving,
+            "yielded": yielded, "received": received,
+            "kwargs": functools.partial(primitives.splatted, runtime.ctx),
+            "delegate": functools.partial(primitives.delegate, runtime.ctx),
             **heap_paths(runtime.ctx, runtime.dispatch,
                          lambda operation: runtime.primitive_for(operation, operation))}
 

@@ -9,7 +9,9 @@ gets it with its metadata), and is made plain when the run ends
 hold plain values.
 
 A generator's return value travels inside a `StopIteration` that C code raises
-and catches, consumers the context does not see among them. Rather than drop
+and catches, consumers the context does not see among them. A class body made
+inside a run is code the engine leaves as written, which reads closure cells
+and globals natively. Rather than drop
 its metadata silently, tagging hands such a value to the context as a foreign
 call of `dropped` (through its `fallback`): a context that may not lose
 metadata (`ad`) refuses it there; any other gets the plain value back, as from
@@ -22,12 +24,17 @@ import gc
 import types
 from typing import Any
 
+from tagging._store import ABSENT
+
 GENERATOR_RETURN = "a generator's return value"
+CLASS_BODY = "a value read by a class body"
 
 # How to write each route so that the metadata is kept.
 WAYS_OUT = {
     GENERATOR_RETURN: "yield the value, or return it from a function that is not a "
                       "generator",
+    CLASS_BODY: "define the class outside the function and pass the value to it (a "
+                "class body runs natively)",
 }
 
 
@@ -56,3 +63,22 @@ def plain_defaults(held: list, plain: Any) -> None:
 def _functions_using(holder: Any, field: str) -> list:
     return [f for f in gc.get_referrers(holder)
             if type(f) is types.FunctionType and getattr(f, field) is holder]
+
+
+def class_body_reads(store: Any, cells: tuple, namespace: dict, names: tuple) -> tuple:
+    """(value, metadata) of the first value carrying metadata that a class body would
+    read natively, from one of `cells` or a global of `names`; (None, ABSENT) if none."""
+    for cell in cells:
+        try:
+            raw = cell.cell_contents
+        except ValueError:  # not bound yet: the body would raise as it does plainly
+            continue
+        meta = store.lookup(cell, 0, raw)
+        if meta is not ABSENT:
+            return raw, meta
+    for name in names:
+        raw = namespace.get(name, ABSENT)
+        meta = ABSENT if raw is ABSENT else store.lookup(namespace, name, raw)
+        if meta is not ABSENT:
+            return raw, meta
+    return None, ABSENT

@@ -176,7 +176,8 @@ class _Tagging(BodyTransformer):
             node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
-                keyword.value = self.helper("kwargs", [keyword.value], keyword.value)
+                keyword.value = call(name(hidden(self.level, "kwargs"), keyword.value),
+                                     [keyword.value], keyword.value, native=self.level)
         if not self.fast:
             return node
         if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`
@@ -305,6 +306,22 @@ class _Tagging(BodyTransformer):
         node.elt = self.helper("yielded", [node.elt], node.elt)
         return node
 
+    def visit_ClassDef(self, node: ast.ClassDef) -> list:
+        """A class body runs natively, into the class namespace: before it runs, the
+        closure cells and globals it names are checked (`_leaving.CLASS_BODY`)."""
+        node = super().visit_ClassDef(node)
+        read = sorted({n.id for n in _class_body_nodes(node) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Load)})
+        cells = [self.cell(n, node) for n in read if n in self.cellvars or n in self.freevars]
+        names = [constant(n, node) for n in read if n not in self.locals]
+        if not cells and not names:
+            return node
+        check = self.helper("classbody", [
+            ast.copy_location(ast.Tuple(elts=cells, ctx=ast.Load()), node),
+            self.helper("globals", [], node),
+            ast.copy_location(ast.Tuple(elts=names, ctx=ast.Load()), node)], node)
+        return [ast.copy_location(ast.Expr(value=check), node), node]
+
     def visit_Match(self, node: ast.Match) -> ast.AST:
         """Patterns compare and test types natively: they match the plain subject,
         held as it was; a case's body starts by giving the names its pattern
@@ -333,6 +350,16 @@ class _Tagging(BodyTransformer):
         metadata it was sent with."""
         node = self.yielding(node)
         return self.helper("received", [node], node) if self.generator else node
+
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.expr:
+        """`yield from s` delegates to what the `delegate` cell gives: a container
+        whose elements have metadata through an iterator that hands them out as a
+        `yield` does (its own iterator would hand out the bare elements). A call
+        an outer context runs in its own, so it sees the elements read."""
+        node = self.generic_visit(node)
+        node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
+                          node.value, native=self.level)
+        return node
 
     def visit_Expr(self, node: ast.Expr) -> ast.stmt:
         if isinstance(node.value, ast.Yield):  # what the `yield` evaluates to is dropped
@@ -479,6 +506,23 @@ def _own_nodes(tree: ast.AST):
         if isinstance(node, _BINDERS) or isinstance(node, ast.Lambda):
             continue
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _class_body_nodes(node: ast.ClassDef) -> list:
+    """The nodes a class body evaluates when the class is made: its statements and
+    its methods' decorators and defaults, not its methods' bodies."""
+    found, stack = [], list(node.body)
+    while stack:
+        item = stack.pop()
+        found.append(item)
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack += [*item.decorator_list, *item.args.defaults,
+                      *[d for d in item.args.kw_defaults if d is not None]]
+        elif isinstance(item, ast.Lambda):
+            stack += [*item.args.defaults, *[d for d in item.args.kw_defaults if d]]
+        else:
+            stack += ast.iter_child_nodes(item)
+    return found
 
 
 def _bound_names(tree: ast.FunctionDef) -> set:

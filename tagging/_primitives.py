@@ -12,6 +12,13 @@ operations they make. Their machinery runs natively, declared once below with
 `native.len(...)`, whose temporaries hold tagged values as they are. Python
 code a heap operation reaches (a property, a `__setattr__`, a `__getitem__`,
 an `__iter__`, a sort key) runs as a call in the context (`call_in`).
+
+So a primitive moves elements (lists them, unpacks them, picks them in a new
+order, builds a dict of them) in the context, never in a native helper, and
+hands a native helper only what a native helper made (the pairs of
+`heap.split`): run under an outer context, a native step over the heap would
+keep this context's metadata and silently drop the outer one's, and the outer
+derivative of an inner one would be wrong.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
+from tagging._markers import items_to_unpack
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
 
@@ -37,6 +45,7 @@ engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
 _GENERATOR = types.GeneratorType
+_FINITE = (tuple, list)
 
 
 # Python code behind an operation --------------------------------------------------
@@ -139,8 +148,8 @@ def delattr_(ctx, obj, name):
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
-    if method is not None:
-        return call_in(ctx, method, container, plain_key)
+    if method is not None:  # (given the key as written: it may compute with it)
+        return call_in(ctx, method, container, key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
     value = operator.getitem(container, plain_key)
@@ -247,13 +256,18 @@ def iterate(ctx, iterable, reported=False):
         return heap.own(iterable, tag)
     if native.isinstance(raw, heap.KEYED):
         return _iterate_keyed(ctx, iterable, raw)
-    if kind is heap.VALUES or kind is heap.ITEMS:
+    if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):  # an OrderedDict's views too
         mapping = heap.view_mapping(raw)
         if not heap.has_slots(tag, mapping):
             return heap.own(iterable, tag)
-        if kind is heap.VALUES:
-            return _iterate_values(ctx, mapping)
-        return _iterate_pairs(ctx, mapping)
+        if native.isinstance(raw, heap.VALUES):
+            return _iterate_values(ctx, mapping, raw)
+        return _iterate_pairs(ctx, mapping, raw)
+    if kind is heap.REVERSED_VALUES or kind is heap.REVERSED_ITEMS:
+        mapping = heap.view_mapping(raw)
+        if heap.has_slots(tag, mapping):
+            return _iterate_reversed(ctx, mapping, raw)
+        return heap.own(iterable, tag)
     if kind is _GENERATOR:
         return _retagging(ctx, heap.own(iterable, tag))
     return heap.own(iterable, tag)  # (not iterable: the site raises its error)
@@ -264,7 +278,7 @@ def _iterate_keyed(ctx, iterable, raw):
     iterable = heap.own(iterable, ctx.tag)
     if not heap.iterates_with_metadata(ctx.tag, raw):
         return iterable
-    container = heap.view_mapping(raw) if native.type(raw) is heap.KEYS \
+    container = heap.view_mapping(raw) if native.isinstance(raw, heap.KEYS) \
         else raw
     return _iterate_members(ctx, iterable, container)
 
@@ -286,6 +300,18 @@ def iter_(ctx, obj, *sentinel):
                 return iter(heap.own(obj, ctx.tag))
             return recurse(ctx, _each, heap.own(obj, ctx.tag))
     return recurse(ctx, engine.iter_, obj, *sentinel)
+
+
+def delegate(ctx, iterable):
+    """What `yield from iterable` delegates to: a builtin container whose elements
+    have metadata, through `iter_`'s iterator, which gives it back; anything else
+    as it is (a generator keeps receiving `send` and `throw`; the engine calls a
+    Python `__iter__`)."""
+    raw = rawest(iterable)
+    if routes.python_iteration(native.type(raw)) or \
+            not heap.iterates_with_metadata(ctx.tag, raw):
+        return iterable
+    return iter_(ctx, iterable)
 
 
 def next_(ctx, iterator, *default):
@@ -312,6 +338,10 @@ def reversed_(ctx, cls, sequence):
             heap.has_slots(ctx.tag, raw):
         own = heap.own(sequence, ctx.tag)
         return recurse(ctx, engine.reversed_sequence, own, native.len(own))
+    if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):
+        mapping = heap.view_mapping(raw)
+        if heap.has_slots(ctx.tag, mapping):
+            return _iterate_reversed(ctx, mapping, native.reversed(raw), raw)
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
@@ -359,21 +389,52 @@ def _iterate_members(ctx, iterable, container):
         yield heap.retag_member(tag, container, member)
 
 
-def _iterate_values(ctx, mapping):
-    """Iterate `mapping.values()` giving back the values' metadata."""
+def _iterate_values(ctx, mapping, view):
+    """Iterate a values `view` of `mapping`, giving back the values' metadata."""
     tag = ctx.tag
-    for key, value in dict.items(mapping):
+    for key, value in heap.view_pairs(mapping, view):
         yield heap.retag_value(tag, mapping, key, value)
 
 
-def _iterate_pairs(ctx, mapping):
-    """Iterate `mapping.items()`: plain pairs, the key's and the value's metadata in
-    slots 0 and 1."""
+def _iterate_reversed(ctx, mapping, iterator, view=None):
+    """Step `reversed(d.values())` or `reversed(d.items())` (of `view`, when known),
+    giving back the values' metadata: the iterator itself steps (it may have stepped
+    before), and the key of each step comes from the same pairs, reversed, from
+    where it stands."""
     tag = ctx.tag
-    for key, value in dict.items(mapping):
+    pairs = native.list(heap.view_pairs(mapping, view))
+    left = operator.length_hint(iterator, -1)  # (an OrderedDict's: fresh, no hint)
+    keys = [key for key, _ in pairs[:left if left >= 0 else native.len(pairs)]]
+    for key in native.reversed(keys):
+        item = native.next(iterator)
+        if native.type(item) is native.tuple:
+            heap.note_pair(tag, mapping, item)
+            yield item
+        else:
+            yield heap.retag_value(tag, mapping, key, item)
+
+
+def _iterate_pairs(ctx, mapping, view):
+    """Iterate an items `view` of `mapping`: plain pairs, the key's and the value's
+    metadata in slots 0 and 1."""
+    tag = ctx.tag
+    for key, value in heap.view_pairs(mapping, view):
         pair = (key, value)
         heap.note_pair(tag, mapping, pair)
         yield pair
+
+
+def splatted(ctx, mapping):
+    """What `f(**mapping)` hands over: a dict whose values have metadata as a
+    temporary dict of the tagged values. Built in the context, so that a context
+    this one runs under keeps its own metadata of them."""
+    tag = ctx.tag
+    if native.type(mapping) is not dict or not heap.has_slots(tag, mapping):
+        return mapping
+    out = {}
+    for key, value in dict.items(mapping):
+        out[key] = heap.retag_value(tag, mapping, rawest(key), value)
+    return out
 
 
 def unpack(ctx, value, shape):
@@ -386,7 +447,10 @@ def unpack(ctx, value, shape):
     kind = native.type(iterable)
     if not routes.iterable_type(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    items = markers.items_to_unpack(iterable, shape)
+    if native.type(rawest(value)) in _FINITE:  # all its items: no `islice` needed
+        items = list(iterable)
+    else:
+        items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
             native.list.__setitem__(items, index, unpack(ctx, items[index], inner))
@@ -402,18 +466,22 @@ def unpack_each(ctx, iterable, shape):
 # Containers ------------------------------------------------------------------------
 
 def _appender(method, bounded=False):
-    """`list.append`, `deque.append`: the new last element keeps its metadata."""
+    """`list.append`, `deque.append`: the new last element keeps its metadata.
+    (The pair `split` made is handed to `labelled` as it is: a pair displayed
+    anew would be a container of a context this one runs under, read natively
+    without that context's metadata of `meta`.)"""
 
     def primitive(ctx, container, value):
         tag = ctx.tag
         container = heap.own(container, tag)
-        inner, meta = heap.split(value, tag)
+        pair = heap.split(value, tag)
+        inner, meta = pair
         raw = rawest(container)
         if bounded and raw.maxlen is not None:  # a full deque drops its first element
             before = heap.snapshot(tag, container)
             moved = heap.positions(container)
             method(container, inner)
-            labels, metas = heap.labelled([(inner, meta)])
+            labels, metas = heap.labelled([pair])
             method(moved, labels[0])
             heap.remap(tag, container, before, moved, metas)
             return
@@ -498,9 +566,12 @@ def deque_extendleft(ctx, container, iterable):
 def list_sort(ctx, container, *, key=None, reverse=False):
     """`list.sort`: keys computed in the context, compared natively when they are
     plain scalars, else by the engine's model (with `<` in the context); the
-    elements move by a slice store, so their metadata moves with them."""
+    elements move by a slice store, so their metadata moves with them. The
+    elements are listed and picked in the context, so that a context this one
+    runs under keeps its own metadata of them; the keys, which only decide the
+    order, are a native temporary."""
     container = heap.own(container, ctx.tag)
-    items = native.list(iterate(ctx, container))  # native temporaries: tagged
+    items = list(iterate(ctx, container))
     keys = items
     if key is not None:
         keys = native.list()
@@ -509,7 +580,7 @@ def list_sort(ctx, container, *, key=None, reverse=False):
     order = heap.native_order(keys, reverse)
     if order is None:
         order = recurse(ctx, engine.merge_order, keys, reverse)
-    setitem(ctx, container, native.slice(None), heap.pick(items, order))
+    setitem(ctx, container, native.slice(None), [items[i] for i in order])
 
 
 def sorted_(ctx, iterable, *, key=None, reverse=False):
@@ -643,7 +714,7 @@ def _merge(ctx, container, name, args, kwargs):
                             heap.retag_value(tag, raw, key, value))
         elif getattr_(ctx, other, "keys", ABSENT) is not ABSENT:
             keys = call_in(ctx, getattr_(ctx, other, "keys"))
-            for key in native.list(iterate(ctx, keys)):
+            for key in list(iterate(ctx, keys)):
                 _dict_store(ctx, container, key, getitem(ctx, other, key))
         else:
             position = 0
@@ -658,7 +729,7 @@ def _merge(ctx, container, name, args, kwargs):
 def _pair(ctx, item, position):
     """An element of `dict(pairs)`, any iterable of two, with CPython's errors."""
     try:
-        items = native.list(iterate(ctx, item))
+        items = list(iterate(ctx, item))
     except TypeError:
         items = None
     if items is None:
@@ -846,7 +917,7 @@ def _pooling(ctx, other, pool):
     kind = native.type(raw)
     if routes.python_iteration(kind) or kind is _GENERATOR:
         return _pooled_items(ctx, other, pool)
-    if native.isinstance(raw, heap.KEYED) or kind is heap.KEYS:
+    if native.isinstance(raw, (*heap.KEYED, heap.KEYS)):
         heap.pool_members(tag, raw, pool)
     elif heap.iterates_with_metadata(tag, raw):
         return _pooled_items(ctx, other, pool)

@@ -161,3 +161,44 @@ def test_a_keyword_argument_named_f_or_output_reaches_the_callee():
         return float("{f}{output}".format(f=1, output=2)) * x
 
     assert D(f, 2.0) == 12.0
+
+
+LATER = None  # a global a class body reads
+
+
+def class_body_reading_a_closure(x):
+    class Made:
+        v = x * 3
+    return Made.v
+
+
+def class_body_reading_a_global(x):
+    global LATER
+    LATER = x
+
+    class Made:
+        v = LATER * 3
+    return Made.v
+
+
+@pytest.mark.parametrize("f", [class_body_reading_a_closure, class_body_reading_a_global])
+def test_a_class_body_reading_a_derivative_is_refused(f):
+    """A class body runs natively: what it reads would lose its derivative."""
+    with pytest.raises(NonDifferentiableError, match="a value read by a class body") as raised:
+        D(f, 2.0)
+    assert "test_ad_routes.py" in str(raised.value)
+    assert "define the class outside the function" in str(raised.value)
+
+
+def test_a_class_made_in_a_derivative_from_constants_runs():
+    def f(x):
+        y = 2.0
+
+        class Made:
+            v = y * 3
+
+            def scaled(self, t):
+                return self.v * t * x
+        return Made().scaled(x)
+
+    assert D(f, 2.0) == 24.0
