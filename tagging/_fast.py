@@ -24,6 +24,7 @@ from typing import Any, Callable
 from contexts.layer import GETTERS, SETTERS, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
+from tagging import _routes as routes
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -74,9 +75,12 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
+            namespace = getattr(obj, "__dict__", None)
+            if not (type(namespace) is dict and name in namespace) and \
+                    routes.stored_by_c_descriptor(obj, name):  # (a ctypes field)
+                return slow_setattr(obj, name, value)
             inner = value.value
             setattr(obj, name, inner)
-            namespace = getattr(obj, "__dict__", None)
             if type(namespace) is dict and namespace.get(name) is inner:  # its own slot
                 record(namespace, name, inner, value.meta)
             else:
