@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import array
 import functools
+import math
 import types
 from typing import Any, Callable
 
@@ -141,11 +142,33 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
     return binary
 
 
+# Constant functions whose answer, given a user object, is what the object's
+# dunder returns (`int(obj)` is `obj.__int__()`): the engine runs that dunder in
+# the context, where what it computes keeps its tangent.
+_ANSWERED_BY_A_DUNDER = frozenset({int, format, math.floor, math.ceil, math.trunc})
+
+
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     """A function whose result carries no tangent runs natively on the plain values:
     what it computes is right without the engine (a user `__lt__` reads a plain heap)."""
     mine = ctx.tag
+    if f in _ANSWERED_BY_A_DUNDER:
+        return _dunder_constant(ctx, f, _plain_constant(f, mine))
+    return _plain_constant(f, mine)
 
+
+def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
+    """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
+
+    def answered(*args, **kwargs):
+        if args and type(args[0]) not in SCALARS and type(args[0]) is not Tagged:
+            return recurse(ctx, f, *args, **kwargs)
+        return constant(*args, **kwargs)
+
+    return answered
+
+
+def _plain_constant(f: Callable, mine: Any) -> Callable:
     def constant(*args, **kwargs):
         if len(args) == 2 and not kwargs:  # `<`, `is`, `isinstance`: unrolled
             a, b = args

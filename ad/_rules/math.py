@@ -31,7 +31,8 @@ def _exponent(x):
     return math.frexp(x)[1]
 
 
-defmodel(math.fsum, lambda iterable: _fsum(*iterable))
+# fsum calls each item's `__float__` (a user class's, in the context)
+defmodel(math.fsum, lambda iterable: _fsum(*[float(item) for item in iterable]))
 defmodel(math.prod, lambda iterable, *, start=1: _prod(start, *iterable))
 defmodel(math.dist, lambda p, q: _dist(len(p), *p, *q))
 defmodel(math.modf, lambda x: (_frac(x), _whole(x)))
