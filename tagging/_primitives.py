@@ -512,6 +512,8 @@ def reduce_ex(ctx, obj, protocol):
     if reduce is not None:  # what `object.__reduce_ex__` calls, in the context
         return call_in(ctx, reduce, obj)
     reduced = object.__reduce_ex__(obj, heap.own(protocol, tag))
+    if native.type(reduced) is tuple and native.len(reduced) > 2:
+        reduced = _with_state(ctx, obj, reduced)
     if native.type(reduced) is not tuple or not heap.has_slots(tag, raw) or \
             not heap.native_reduction(native.type(raw)):
         return reduced
@@ -523,6 +525,19 @@ def reduce_ex(ctx, obj, protocol):
     if native.len(parts) > 4 and parts[4] is not None:
         parts[4] = iter_(ctx, dict.items(obj))
     return native.tuple(parts)
+
+
+def _with_state(ctx, obj, reduced):
+    """A reduction whose state keeps its metadata: a Python `__getstate__` (a
+    `@dataclass(slots=True)`'s) is called again in the context, where C called it
+    natively; the values C read from `__slots__` get the metadata of the slots."""
+    getstate = routes.python_method(native.type(rawest(obj)), "__getstate__")
+    if getstate is not None:
+        parts = native.list(reduced)
+        parts[2] = call_in(ctx, getstate, obj)
+        return native.tuple(parts)
+    heap.note_slot_state(ctx.tag, rawest(obj), reduced[2])
+    return reduced
 
 
 def from_iterable(kind):
@@ -664,11 +679,35 @@ def _dict_read(ctx, container, key, read):
     """`read(container, key)`: the value keeps its metadata, and so does a key that
     `__missing__` adds (a defaultdict's)."""
     tag = ctx.tag
+    computed = _missing(ctx, container, key)
+    if computed is not ABSENT:
+        return computed
     key, key_meta = heap.split(key, tag)
     before = heap.count(container)
     value = read(container, key)
     heap.note_member(tag, container, key, key_meta, before)
     return heap.load_item(tag, container, key, value)
+
+
+def _missing(ctx, container, key):
+    """`container[key]` for a key a dict subclass lacks, when Python code gives it: a
+    defaultdict's factory or the class's `__missing__`, run in the context (C would
+    call them natively, on plain values). ABSENT when the key is there or no Python
+    code runs."""
+    raw = rawest(container)
+    kind = native.type(raw)
+    if kind is dict or not native.isinstance(raw, dict) or \
+            dict.__contains__(raw, heap.own(key, ctx.tag)):
+        return ABSENT
+    missing = routes.python_method(kind, "__missing__")
+    if missing is not None:
+        return call_in(ctx, missing, container, key)
+    if native.isinstance(raw, defaultdict) and raw.default_factory is not None and \
+            engine.class_attribute(kind, "__missing__") is defaultdict.__missing__:
+        value = call_in(ctx, raw.default_factory)
+        _dict_store(ctx, raw, key, value)
+        return value
+    return ABSENT
 
 
 def dict_delitem(ctx, container, key):
