@@ -20,6 +20,7 @@ from contexts import Context, canrecurse, primitive, recurse
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import carries_metadata, rawest, tagger
 
+from ad._crossings import CROSSINGS, crossing
 from ad._errors import describe, no_rule
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method
@@ -47,6 +48,8 @@ class Differentiation(Context):
             if len(rule.jvps) == 2:
                 return _binary(self, f, *rule.jvps, general, tagger(self))
         return general
+
+    crossing = primitive(CROSSINGS, told=True)(crossing)  # threads, processes, queues
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
         if _constant(f) or not any(carries_metadata(a, self)
