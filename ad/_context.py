@@ -13,6 +13,7 @@ from __future__ import annotations
 import array
 import functools
 import math
+import operator
 import types
 from typing import Any, Callable
 
@@ -146,9 +147,11 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
 
 
 # Constant functions whose answer, given a user object, is what the object's
-# dunder returns (`int(obj)` is `obj.__int__()`): the engine runs that dunder in
-# the context, where what it computes keeps its tangent.
-_ANSWERED_BY_A_DUNDER = frozenset({int, format, math.floor, math.ceil, math.trunc})
+# dunder returns (`int(obj)` is `obj.__int__()`, `a < b` is `a.__lt__(b)`): the
+# engine runs that dunder in the context, where what it computes keeps its tangent.
+_ANSWERED_BY_A_DUNDER = frozenset({int, format, math.floor, math.ceil, math.trunc,
+                                   operator.lt, operator.le, operator.gt, operator.ge,
+                                   operator.eq, operator.ne})
 
 
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
@@ -164,8 +167,9 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
     """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
 
     def answered(*args, **kwargs):
-        if args and type(args[0]) not in SCALARS and type(args[0]) is not Tagged:
-            return recurse(ctx, f, *args, **kwargs)
+        for a in args[:2]:
+            if type(a) not in SCALARS and type(a) is not Tagged:
+                return recurse(ctx, f, *args, **kwargs)
         return constant(*args, **kwargs)
 
     return answered
