@@ -53,20 +53,40 @@ class Differentiation(Context):
     crossing = primitive(CROSSINGS, told=True)(crossing)  # threads, processes, queues
 
     def fallback(self, f: Callable, *args: Any, **kwargs: Any) -> Any:
+        if type(f) is _CACHED:
+            return _memoised(self, f, args, kwargs)
         if _constant(f) or not any(carries_metadata(a, self)
                                    for a in (*args, *kwargs.values())):
             return super().fallback(f, *args, **kwargs)
         if f is getattr:
             return _attribute(self, *args)
-        wrapped = getattr(f, "__wrapped__", None)
-        if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
-            return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise no_rule(f, f"its body cannot be run in the context: {canrecurse.why(self, f)}")
         result = super().fallback(f, *args, **kwargs)
         if not isinstance(result, _PLAIN_RESULTS):  # a number, or where it may have gone
             raise no_rule(f)
         return result
+
+
+_CACHED = type(functools.lru_cache()(len))  # what `lru_cache` and `cache` make
+
+
+def _memoised(ctx: Differentiation, f: Callable, args: tuple, kwargs: dict) -> Any:
+    """A call of an `lru_cache`d function: its body runs in the context, where a
+    closure's or a global's tangent reaches it (its own cache, filled natively,
+    holds values without). Calls whose arguments carry no tangent are memoised
+    for this derivative, so memoised recursion stays linear."""
+    if any(carries_metadata(a, ctx) for a in (*args, *kwargs.values())):
+        return recurse(ctx, f.__wrapped__, *args, **kwargs)
+    memo = ctx.__dict__.setdefault("_memo", {})
+    key = (f, args, tuple(kwargs.items()))
+    try:
+        return memo[key]
+    except TypeError:  # an unhashable argument: run, not memoised
+        return recurse(ctx, f.__wrapped__, *args, **kwargs)
+    except KeyError:
+        found = memo[key] = recurse(ctx, f.__wrapped__, *args, **kwargs)
+        return found
 
 
 # What a foreign call given a tangent may hand back: text, a truth value, or an
@@ -149,9 +169,9 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
 # Constant functions whose answer, given a user object, is what the object's
 # dunder returns (`int(obj)` is `obj.__int__()`, `a < b` is `a.__lt__(b)`): the
 # engine runs that dunder in the context, where what it computes keeps its tangent.
-_ANSWERED_BY_A_DUNDER = frozenset({int, format, math.floor, math.ceil, math.trunc,
-                                   operator.lt, operator.le, operator.gt, operator.ge,
-                                   operator.eq, operator.ne})
+_ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math.ceil,
+                                   math.trunc, operator.lt, operator.le, operator.gt,
+                                   operator.ge, operator.eq, operator.ne})
 
 
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:

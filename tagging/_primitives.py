@@ -501,6 +501,29 @@ def _copier(method):
     return primitive
 
 
+_plain_copy = _copier(copy.copy)
+_COPY_METHODS = ("__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+
+
+def copy_copy(ctx, obj):
+    """`copy.copy(obj)`: when the class copies itself with Python code (`__copy__`, a
+    reduction, `__getstate__`), that code runs in the context; else natively, the
+    copy taking the metadata of the original's slots."""
+    kind = native.type(rawest(obj))
+    for name in _COPY_METHODS:
+        if routes.python_method(kind, name) is not None:
+            return recurse(ctx, _copy_in_context, obj)
+    return _plain_copy(ctx, obj)
+
+
+def _copy_in_context(obj):
+    """What `copy.copy` does for a class with Python copying methods."""
+    copier = getattr(type(obj), "__copy__", None)
+    if copier is not None:
+        return copier(obj)
+    return copy._reconstruct(obj, None, *obj.__reduce_ex__(4))
+
+
 def reduce_ex(ctx, obj, protocol):
     """`obj.__reduce_ex__(p)`, how `copy.deepcopy` takes a deque or a defaultdict apart:
     when the reduction iterates the elements natively, iterators that give back
@@ -956,7 +979,7 @@ BUILTINS: dict = {
     set: set_new, frozenset: set_new,
     dict: dict_new, defaultdict: defaultdict_new, dict.fromkeys: dict_fromkeys,
     tuple.__new__: tuple_new, functools.partial: partial_new, sorted: sorted_,
-    copy.copy: _copier(copy.copy), object.__reduce_ex__: reduce_ex,
+    copy.copy: copy_copy, object.__reduce_ex__: reduce_ex,
     # lists and deques (more below)
     list.append: list_append, list.extend: list_extend, list.sort: list_sort,
     deque.append: deque_append, deque.extend: _extender(deque_append),
