@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import _thread
 import concurrent.futures
-import multiprocessing.pool
 import multiprocessing.process
 import multiprocessing.queues
 import os
@@ -31,22 +30,26 @@ _STARTS = [getattr(_thread, name) for name in ("start_new_thread", "start_joinab
            if hasattr(_thread, name)]
 _STARTS += [concurrent.futures.ThreadPoolExecutor.submit,
             concurrent.futures.ProcessPoolExecutor.submit,
-            multiprocessing.process.BaseProcess.start,
-            multiprocessing.pool.Pool.apply_async, multiprocessing.pool.Pool._map_async,
-            multiprocessing.pool.Pool.imap, multiprocessing.pool.Pool.imap_unordered]
+            multiprocessing.process.BaseProcess.start]
 _STARTS += [getattr(os, name) for name in ("fork", "forkpty") if hasattr(os, name)]
 
+# A C queue made to pass work between threads (a `multiprocessing.Pool`'s tasks
+# go through one, whatever they reach through closures): refused whatever it is given.
+_HAND_OFFS = [queue.SimpleQueue.put, queue.SimpleQueue.put_nowait]
 # Queues another thread may read (a `queue.Queue` only when another thread runs),
 # and queues that always hand their items to another process.
 _THREAD_QUEUES = [queue.Queue.put]
 _PROCESS_QUEUES = [multiprocessing.queues.Queue.put]
 
-CROSSINGS = dict.fromkeys([*_STARTS, *_THREAD_QUEUES, *_PROCESS_QUEUES])
+CROSSINGS = dict.fromkeys([*_STARTS, *_HAND_OFFS, *_THREAD_QUEUES, *_PROCESS_QUEUES])
 
 _THREAD = ("it runs code in another thread or process, outside this derivative: what "
            "that code computes from a value carrying a derivative (an argument, a "
            "closure's variable) would come back without it. Take the derivative inside "
            "the function the thread runs, or run the step in this thread")
+_HAND_OFF = ("it hands work to another thread or process (an executor's or a pool's "
+             "queue), which runs outside this derivative: what it computes would come "
+             "back without the derivative. Run the step in this thread")
 _QUEUE = ("it hands a value carrying a derivative to a queue that another thread or "
           "process may read, where the derivative is lost. Pass the plain value (a "
           "derivative taken on the other side), or keep the step in this thread")
@@ -54,9 +57,11 @@ _QUEUE = ("it hands a value carrying a derivative to a queue that another thread
 
 def crossing(ctx: Any, f: Callable) -> Callable:
     """What runs for `f`, a way out of the thread, in the differentiation `ctx`."""
-    if f in _STARTS:
+    if f in _STARTS or f in _HAND_OFFS:
+        why = _THREAD if f in _STARTS else _HAND_OFF
+
         def start(*args: Any, **kwargs: Any) -> Any:
-            raise refused(f, _THREAD)
+            raise refused(f, why)
 
         return start
     shared = f in _THREAD_QUEUES

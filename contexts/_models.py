@@ -26,7 +26,6 @@ import itertools
 import json.scanner
 import operator
 import re
-import sqlite3
 import sys
 import types
 import weakref
@@ -670,10 +669,16 @@ def weakref_ref(cls, obj, callback=None, /):
     return support.foreign(contextslot(), cls, obj, _callable_in_context(callback))
 
 
-def create_function(self, name, narg, func, *, deterministic=False):
+def create_function(method, self, name, narg, func, *, deterministic=False):
     """`sqlite3.Connection.create_function`: SQL calls `func` in the context."""
-    support.foreign(contextslot(), sqlite3.Connection.create_function, self, name, narg,
-                    _callable_in_context(func), deterministic=deterministic)
+    support.foreign(contextslot(), method, self, name, narg, _callable_in_context(func),
+                    deterministic=deterministic)
+
+
+def future_set_result(method, self, result, /):
+    """`asyncio.Future.set_result` (C): the result is kept as the context has it, as
+    an asyncio task keeps what its coroutine returns, so `await` gives it back."""
+    return nooverdub(method)(self, result)
 
 
 def _callable_in_context(value):
@@ -752,7 +757,6 @@ _MODELS: dict = {
     # callbacks C calls, callables C makes
     contextvars.Context.run: (context_run, False), re.Pattern.sub: (pattern_sub, False),
     re.Pattern.subn: (pattern_subn, False), weakref.ref: (weakref_ref, True),
-    sqlite3.Connection.create_function: (create_function, False),
     functools.cmp_to_key: (cmp_to_key_, False),
     operator.methodcaller.__call__: (methodcaller_call, False),
     operator.attrgetter.__call__: (attrgetter_call, False),
@@ -762,6 +766,10 @@ _MODELS: dict = {
     **({json.scanner.c_make_scanner: (json.scanner.py_make_scanner, False)}
        if json.scanner.c_make_scanner is not None else {}),
 }
+# Models of C methods of modules that are not imported for them (`asyncio` takes a
+# while): (module of the class, qualified name) -> as above.
+_NAMED_MODELS: dict = {("_asyncio", "Future.set_result"): (future_set_result, True),
+                       ("sqlite3", "Connection.create_function"): (create_function, True)}
 # Models for where a context sees property reads, or truth tests (its `Mode`
 # says): elsewhere those run natively, and so do these builtins.
 _PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
@@ -773,7 +781,7 @@ def model_for(key: Any, mode: Any) -> tuple | None:
     """`(model, leading arguments)` for a canonical callee in a `Mode`, or None."""
     try:
         found = _MODELS.get(key) or (mode.properties and _PROPERTY_MODELS.get(key)) or (
-            mode.truths and _TRUTH_MODELS.get(key)) or None
+            mode.truths and _TRUTH_MODELS.get(key)) or _named_model(key)
     except TypeError:
         return None
     if found is not None:
@@ -786,6 +794,12 @@ def model_for(key: Any, mode: Any) -> tuple | None:
     if type(key) is types.FunctionType and key.__code__.co_filename == "<string>":
         return _generated_model(key)
     return None
+
+
+def _named_model(key: Any) -> tuple | None:
+    if type(key) is not types.MethodDescriptorType:
+        return None
+    return _NAMED_MODELS.get((key.__objclass__.__module__, key.__qualname__))
 
 
 def _generated_model(f: types.FunctionType) -> tuple | None:

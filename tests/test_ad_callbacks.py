@@ -21,6 +21,7 @@ import heapq
 import json
 import math
 import multiprocessing
+import multiprocessing.pool
 import operator
 import os
 import pathlib
@@ -265,6 +266,16 @@ def asyncio_coroutine(x):
     return asyncio.run(doubled())
 
 
+def asyncio_future(x):
+    async def main():
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        loop.call_soon(lambda: future.set_result(x * 2))
+        return await future
+
+    return asyncio.run(main())
+
+
 def sqlite_function(x):
     log = []
     connection = sqlite3.connect(":memory:")
@@ -390,6 +401,23 @@ def asyncio_to_thread(x):
     return asyncio.run(asyncio.to_thread(lambda: x * x))
 
 
+POOLS = []  # the thread pool `a_running_pool` started before the derivative
+
+
+@contextlib.contextmanager
+def a_running_pool():
+    with multiprocessing.pool.ThreadPool(1) as pool:
+        POOLS.append(pool)
+        try:
+            yield
+        finally:
+            POOLS.clear()
+
+
+def pool_made_outside(x):
+    return POOLS[0].apply(lambda: x * x)
+
+
 def process_start(x):
     process = multiprocessing.Process(target=abs, args=(x,))
     process.start()
@@ -479,6 +507,7 @@ ROWS = {
     "contextvars-run": Row(context_run, 1.5, 2.0),
     "asyncio-call-soon": Row(asyncio_call_soon, 1.5, 2.0),
     "asyncio-coroutine": Row(asyncio_coroutine, 1.5, 2.0),
+    "asyncio-future": Row(asyncio_future, 1.5, 2.0),
     "sqlite-function": Row(sqlite_function, 1.5, 2.0),
     # copies and pickles
     "deepcopy-slots": Row(lambda x: copy.deepcopy(Slotted(x * 2)).a, 1.5, 2.0),
@@ -502,6 +531,7 @@ ROWS = {
     "asyncio-run-in-executor": Row(run_in_executor, 1.5, REFUSED),
     "asyncio-to-thread": Row(asyncio_to_thread, 1.5, REFUSED),
     "multiprocessing-process": Row(process_start, 1.5, REFUSED),
+    "pool-made-outside": Row(pool_made_outside, 1.5, REFUSED, a_running_pool),
     "os-fork": Row(os_fork, 1.5, REFUSED),
     "multiprocessing-queue": Row(multiprocessing_queue, 1.5, REFUSED),
     "simple-queue": Row(simple_queue, 1.5, REFUSED),
