@@ -186,10 +186,13 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
 def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
     """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
 
+    mine = ctx.tag
+
     def answered(*args, **kwargs):
         for a in args[:2]:
             if type(a) not in SCALARS and type(a) is not Tagged:
-                return recurse(ctx, f, *args, **kwargs)
+                # (a number beside it is given plain, as the constant takes it)
+                return recurse(ctx, f, *_primals(args, mine), **kwargs)
         return constant(*args, **kwargs)
 
     return answered

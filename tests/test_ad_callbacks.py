@@ -619,6 +619,37 @@ def test_a_thread_started_outside_a_derivative_is_not_refused():
 
 # Laws against the plain call ------------------------------------------------------------
 
+class Measured:
+    """Compares by `v` with numbers and with its kind; equal to anything."""
+
+    def __init__(self, v=0.0):
+        self.v = v
+
+    def __eq__(self, other):
+        return True
+
+    def __lt__(self, other):
+        return self.v < (other.v if isinstance(other, Measured) else other)
+
+    def __gt__(self, other):
+        return self.v > (other.v if isinstance(other, Measured) else other)
+
+    __hash__ = object.__hash__
+
+
+def comparisons(x, y):
+    return [x == Measured(), Measured() == x, x != Measured(), Measured(y) < x,
+            x < Measured(y), x > Measured(y), Measured(x) < Measured(y), [x] == [Measured()]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(-3.0, 3.0), st.floats(-3.0, 3.0))
+def test_comparing_a_number_with_a_user_object_is_the_plain_comparison(x, y):
+    seen = []
+    assert D(lambda v: seen.append(comparisons(v, y)) or v * 2, x) == 2.0
+    assert seen == [comparisons(x, y)]
+
+
 FLOAT_FUNCTIONS = [math.sin, math.exp, math.sqrt, math.log, math.atan, math.tanh, float]
 
 
