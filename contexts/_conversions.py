@@ -42,7 +42,7 @@ class Conversion(NamedTuple):
     """What a builtin calls on its arguments' classes."""
 
     dunders: tuple  # of Dunder, in the order CPython tries them
-    arities: tuple  # the argument counts for which it calls one
+    arities: tuple | None  # the argument counts for which it calls one (None: any)
     every_argument: bool = False  # each argument (math), else the first only
 
 
@@ -69,7 +69,7 @@ CONVERSIONS: dict = {
     math.floor: Conversion((Dunder("__floor__", None, False), _FLOAT_THEN), (1,)),
     math.ceil: Conversion((Dunder("__ceil__", None, False), _FLOAT_THEN), (1,)),
     math.trunc: Conversion((Dunder("__trunc__", None, False),), (1,)),
-    **{f: Conversion((_FLOAT_THEN,), (1, 2, 3), every_argument=True) for f in _FLOAT_MATH},
+    **{f: Conversion((_FLOAT_THEN,), None, every_argument=True) for f in _FLOAT_MATH},
 }
 
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None)})
@@ -99,7 +99,7 @@ def converter(f: Callable, foreign: Callable, convert_in_context: Callable) -> C
 
 def plan(conversion: Conversion, args: tuple) -> list | None:
     """`[(position, dunder, method)]` for the arguments whose dunder is Python, or None."""
-    if len(args) not in conversion.arities:
+    if conversion.arities is not None and len(args) not in conversion.arities:
         return None
     steps = []
     for position in range(len(args) if conversion.every_argument else 1):

@@ -90,6 +90,12 @@ def user_number(x, log=None):
         def __round__(self, digits=None):
             return 3 * x
 
+        def __mul__(self, other):
+            return 3 * x * other
+
+        def __rmul__(self, other):
+            return other * 3 * x
+
         def __len__(self):
             note()
             return 1
@@ -483,6 +489,10 @@ ROWS = {
     "math-float-dunder": Row(lambda x: math.sin(user_number(x)), 1.5, 3 * math.cos(4.5)),
     "math-floor-dunder": Row(logged(math.floor), 1.5, 2.0),
     "fsum-float-dunder": Row(lambda x: math.fsum([user_number(x), x]), 1.5, 4.0),
+    "prod-mul-dunder": Row(lambda x: math.prod([user_number(x), 2.0]) + math.prod(
+        [2.0, user_number(x)]), 1.5, 12.0),
+    "dist-float-dunder": Row(lambda x: math.dist([user_number(x), 0.0], [0.0, 0.0]), 1.5, 3.0),
+    "hypot-float-dunder": Row(lambda x: math.hypot(0.0, 0.0, 0.0, user_number(x)), 1.5, 3.0),
     "lt-dunder": Row(logged(lambda obj: obj < user_number(0.0)), 1.5, 2.0),
     "getattr-dunder": Row(lambda x: getattr(
         type("Lazy", (), {"__getattr__": lambda self, name: x * 2})(), "anything"), 1.5, 2.0),
