@@ -644,23 +644,15 @@ def in_context(function):
     return support.bound_to(contextslot(), call_back, function)
 
 
-def operator_call(function, /, *args, **kwargs):
-    return seen(function(*args, **kwargs))
-
-
 def context_run(self, function, /, *args, **kwargs):
     """`contextvars.Context.run`: how asyncio runs every callback and task step."""
     return nooverdub(contextvars.Context.run)(self, in_context(function), *args, **kwargs)
 
 
-def pattern_sub(self, repl, string, count=0):
-    return support.foreign(contextslot(), re.Pattern.sub, self,
-                           _callable_in_context(repl), string, count)
-
-
-def pattern_subn(self, repl, string, count=0):
-    return support.foreign(contextslot(), re.Pattern.subn, self,
-                           _callable_in_context(repl), string, count)
+def pattern_sub(method, self, repl, string, count=0):
+    """`re.Pattern.sub` and `subn` (so `re.sub`): a replacement function runs in the context."""
+    return support.foreign(contextslot(), method, self, _callable_in_context(repl), string,
+                           count)
 
 
 def weakref_ref(cls, obj, callback=None, /):
@@ -755,13 +747,13 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
     # callbacks C calls, callables C makes
-    contextvars.Context.run: (context_run, False), re.Pattern.sub: (pattern_sub, False),
-    re.Pattern.subn: (pattern_subn, False), weakref.ref: (weakref_ref, True),
+    contextvars.Context.run: (context_run, False), re.Pattern.sub: (pattern_sub, True),
+    re.Pattern.subn: (pattern_sub, True), weakref.ref: (weakref_ref, True),
     functools.cmp_to_key: (cmp_to_key_, False),
     operator.methodcaller.__call__: (methodcaller_call, False),
     operator.attrgetter.__call__: (attrgetter_call, False),
     operator.itemgetter.__call__: (itemgetter_call, False),
-    **({operator.call: (operator_call, False)} if native.hasattr(operator, "call") else {}),
+    **({operator.call: (call_back, False)} if native.hasattr(operator, "call") else {}),
     # json's decoder calls its hooks from the C scanner: the Python scanner calls them here
     **({json.scanner.c_make_scanner: (json.scanner.py_make_scanner, False)}
        if json.scanner.c_make_scanner is not None else {}),

@@ -164,7 +164,8 @@ def cmp_to_key_sorts(x):
 def re_sub_callback(x):
     log = []
     re.sub("a", lambda match: log.append(x * 2) or "b", "a")
-    return log[0]
+    re.compile("a").subn(lambda match: log.append(x * 2) or "b", "a")
+    return sum(log)
 
 
 def json_object_hook(x):
@@ -502,7 +503,7 @@ ROWS = {
     "missing-dunder": Row(missing_dunder, 1.5, 2.0),
     "cmp-to-key-calls": Row(cmp_to_key_calls, 1.5, 2.0),
     "cmp-to-key-sorts": Row(cmp_to_key_sorts, 1.5, 2.0),
-    "re-sub-callback": Row(re_sub_callback, 1.5, 2.0),
+    "re-sub-callback": Row(re_sub_callback, 1.5, 4.0),
     "json-object-hook": Row(json_object_hook, 1.5, 2.0),
     "json-parse-float": Row(json_parse_float, 1.5, 1.5),
     "methodcaller": Row(methodcaller_method, 1.5, 2.0),
