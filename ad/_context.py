@@ -168,7 +168,8 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
 
 # Constant functions whose answer, given a user object, is what the object's
 # dunder returns (`int(obj)` is `obj.__int__()`, `a < b` is `a.__lt__(b)`): the
-# engine runs that dunder in the context, where what it computes keeps its tangent.
+# engine runs that dunder in the context, where what it computes and stores keeps
+# its tangent; the answer is a constant, as the function's rule says.
 _ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math.ceil,
                                    math.trunc, operator.lt, operator.le, operator.gt,
                                    operator.ge, operator.eq, operator.ne})
@@ -192,7 +193,9 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
         for a in args[:2]:
             if type(a) not in SCALARS and type(a) is not Tagged:
                 # (a number beside it is given plain, as the constant takes it)
-                return recurse(ctx, f, *_primals(args, mine), **kwargs)
+                answer = recurse(ctx, f, *_primals(args, mine), **kwargs)
+                return answer.value if type(answer) is Tagged and answer.tag is mine \
+                    else answer
         return constant(*args, **kwargs)
 
     return answered

@@ -484,7 +484,7 @@ ROWS = {
     "float-dunder": Row(lambda x: float(user_number(x)), 1.5, 3.0),
     "float-dunder-effects": Row(logged(float), 1.5, 2.0),
     "int-dunder-effects": Row(logged(int), 1.5, 2.0),
-    "int-dunder-int-point": Row(int_at_an_int_point, 2, 3),
+    "int-dunder-int-point": Row(int_at_an_int_point, 2, 0),
     "index-dunder": Row(logged(operator.index), 1.5, 2.0),
     "format-dunder": Row(logged(format), 1.5, 2.0),
     "math-float-dunder": Row(lambda x: math.sin(user_number(x)), 1.5, 3 * math.cos(4.5)),
