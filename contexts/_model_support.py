@@ -19,6 +19,7 @@ from typing import Any
 
 from contexts._implicit_runtime import property_getter
 from contexts._marks import is_quiet
+from contexts._running import enclosing
 
 _SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
@@ -161,9 +162,13 @@ def getter_for(args: tuple, kwargs: dict, most: int) -> Any:
 # Callbacks and the callables C makes --------------------------------------------------
 
 def bound_to(ctx: Any, call_back: Any, function: Any) -> Any:
-    """`call_back` transformed for the running `ctx`, with `function` first: what C
-    calls in place of `function` so that it runs in the context."""
-    return functools.partial(ctx._runtime.transformed(call_back), function)
+    """What C calls in place of `function` so that it runs in the running `ctx`:
+    `call_back` transformed for `ctx`, with `function` first; and when `ctx` runs
+    under other contexts, that wrapped in turn for each of them, outwards, so each
+    outer context runs the inner one's call (as it runs the rest of its code)."""
+    for running in enclosing(ctx):
+        function = functools.partial(running._runtime.transformed(call_back), function)
+    return function
 
 
 def foreign(ctx: Any, f: Any, /, *args: Any, **kwargs: Any) -> Any:

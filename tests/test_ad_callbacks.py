@@ -593,6 +593,27 @@ def test_not_yet(name):
     check(NOT_YET[name])
 
 
+# Rows whose function is not linear in x (the nested law below needs linear ones).
+NONLINEAR = {"math-float-dunder", "int-dunder-int-point"}
+
+
+@pytest.mark.parametrize("name", [name for name, row in ROWS.items()
+                                  if row.expected is not REFUSED and name not in NONLINEAR])
+def test_under_a_second_derivative(name):
+    """D(D(f(x²/2))) = f'(x²/2) for a linear f: each level's tangent goes through."""
+    row = ROWS[name]
+    with row.around():
+        got = D(D(lambda x: row.f(x * x / 2)), row.point)
+    assert got == pytest.approx(row.expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", [name for name, row in ROWS.items() if row.expected is REFUSED])
+def test_refused_under_a_second_derivative(name):
+    row = ROWS[name]
+    with row.around(), pytest.raises(NonDifferentiableError):
+        D(D(row.f), row.point)
+
+
 def test_the_doc_lists_every_row_and_only_them():
     doc = (pathlib.Path(__file__).parent.parent / "docs" / "callbacks.md").read_text()
     named = set(re.findall(r"`row:([a-z0-9-]+)`", doc))
