@@ -27,6 +27,7 @@ from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
 
+from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
@@ -67,7 +68,11 @@ class Differentiation(Context):
                 return _binary(self, f, *rule.jvps[:2], general, tagger(self))
         return general
 
+    crossing = primitive(CROSSINGS, told=True)(crossing)  # threads, processes, queues
+
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        if type(f) is _CACHED:
+            return _memoised(self, f, args, kwargs)
         rule = rule_of(f)
         receiver = _receiver(f)
         if type(rule) is Constant or not (
@@ -85,9 +90,6 @@ class Differentiation(Context):
         if f is dropped:
             _, route = args
             raise self.refuse(lost(route, WAYS_OUT[route]))
-        wrapped = getattr(f, "__wrapped__", None)
-        if wrapped is not None and hasattr(f, "cache_info"):  # functools.lru_cache
-            return recurse(self, wrapped, *args, **kwargs)
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
         twin = python_twin(f)
@@ -132,6 +134,27 @@ def _receiver(f: Callable) -> Any:
 # A dict's views read its slots when iterated, which gives their metadata back; a
 # C method of a dict that returns None changed entries, which are slots by key.
 _VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+_CACHED = type(functools.lru_cache()(len))  # what `lru_cache` and `cache` make
+
+
+def _memoised(ctx: Differentiation, f: Callable, args: tuple, kwargs: dict) -> Any:
+    """A call of an `lru_cache`d function: its body runs in the context, where a
+    closure's or a global's tangent reaches it (its own cache, filled natively,
+    holds values without). Calls whose arguments carry no tangent are memoised
+    for this derivative, so memoised recursion stays linear."""
+    if any(carries_metadata(a, ctx) for a in (*args, *kwargs.values())):
+        return recurse(ctx, f.__wrapped__, *args, **kwargs)
+    memo = ctx.__dict__.setdefault("_memo", {})
+    key = (f, args, tuple(kwargs.items()))
+    try:
+        return memo[key]
+    except TypeError:  # an unhashable argument: run, not memoised
+        return recurse(ctx, f.__wrapped__, *args, **kwargs)
+    except KeyError:
+        found = memo[key] = recurse(ctx, f.__wrapped__, *args, **kwargs)
+        return found
+
 
 # What a foreign call given a tangent may hand back: text, a truth value, or an
 # exception (raising one is how a value escapes a derivative, as a constant);
@@ -256,11 +279,42 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
     return binary
 
 
+# Constant functions whose answer, given a user object, is what the object's
+# dunder returns (`int(obj)` is `obj.__int__()`, `a < b` is `a.__lt__(b)`): the
+# engine runs that dunder in the context, where what it computes and stores keeps
+# its tangent; the answer is a constant, as the function's rule says.
+_ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math.ceil,
+                                   math.trunc, operator.lt, operator.le, operator.gt,
+                                   operator.ge, operator.eq, operator.ne})
+
+
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     """A function whose result carries no tangent runs natively on the plain values:
     what it computes is right without the engine (a user `__lt__` reads a plain heap)."""
     mine = ctx.tag
+    if f in _ANSWERED_BY_A_DUNDER:
+        return _dunder_constant(ctx, f, _plain_constant(f, mine))
+    return _plain_constant(f, mine)
 
+
+def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
+    """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
+
+    mine = ctx.tag
+
+    def answered(*args, **kwargs):
+        for a in args[:2]:
+            if type(a) not in SCALARS and type(a) is not Tagged:
+                # (a number beside it is given plain, as the constant takes it)
+                answer = recurse(ctx, f, *_primals(args, mine), **kwargs)
+                return answer.value if type(answer) is Tagged and answer.tag is mine \
+                    else answer
+        return constant(*args, **kwargs)
+
+    return answered
+
+
+def _plain_constant(f: Callable, mine: Any) -> Callable:
     def constant(*args, **kwargs):
         if len(args) == 2 and not kwargs:  # `<`, `is`, `isinstance`: unrolled
             a, b = args

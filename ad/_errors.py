@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from typing import Any, Callable
 
 import contexts
@@ -11,6 +12,9 @@ import tagging
 
 _LIBRARY = tuple(os.path.dirname(os.path.abspath(package.__file__)) + os.sep
                  for package in (contexts, tagging, sys.modules[__package__]))
+_PATHS = sysconfig.get_paths()
+_STANDARD_LIBRARY = os.path.abspath(_PATHS["stdlib"]) + os.sep
+_INSTALLED = tuple(os.path.abspath(_PATHS[key]) + os.sep for key in ("purelib", "platlib"))
 
 
 class NonDifferentiableError(TypeError):
@@ -36,13 +40,23 @@ def in_library(filename: str) -> bool:
 
 
 def call_site() -> str:
-    """`file.py:12 in f`: the innermost frame of the user's code."""
+    """`file.py:12 in f`: the innermost frame of the user's code (past the standard
+    library's, such as `threading`'s, when the user's own code called it)."""
     frame = sys._getframe(1)
+    found = None
     while frame is not None:
-        if not in_library(frame.f_code.co_filename):
-            return f"{frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}"
+        filename = frame.f_code.co_filename
+        if not in_library(filename):
+            here = f"{filename}:{frame.f_lineno} in {frame.f_code.co_name}"
+            if not _in_standard_library(filename):
+                return here
+            found = found or here
         frame = frame.f_back
-    return "an unknown place"
+    return found or "an unknown place"
+
+
+def _in_standard_library(filename: str) -> bool:
+    return filename.startswith(_STANDARD_LIBRARY) and not filename.startswith(_INSTALLED)
 
 
 def refusal(f: Callable, why: str) -> NonDifferentiableError:

@@ -12,6 +12,7 @@ import ast
 import types
 from typing import Any, Callable
 
+from contexts import _running as running
 from contexts._canonical import split
 from contexts._context import Context
 from contexts._marks import nativecalls, nooverdub
@@ -22,18 +23,20 @@ from contexts._runtime import runtime_of
 from contexts._source import NoSource
 from contexts._tracebacks import strip_engine_frames
 
-nativecalls(__name__, "_check", "strip_engine_frames", "_recursed")
+nativecalls(__name__, "_check", "strip_engine_frames", "_recursed", "running")
 
 
 def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
     """Run `f(*args, **kwargs)` in `ctx`: every call made inside passes through it."""
     _check(ctx, f, "overdub")
+    running.enter(ctx)
     try:
         return ctx.overdub(f, *args, **kwargs)
     except BaseException as error:
         strip_engine_frames(error)  # the traceback names the user's lines
         raise
     finally:
+        running.leave()
         if ctx.tag is not None:
             nooverdub(ctx.tag.finish_run)(ctx)
 

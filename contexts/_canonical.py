@@ -23,7 +23,8 @@ def split(f: Callable) -> tuple[Any, Any]:
         return f, NOSELF
     if kind is types.MethodType:
         return f.__func__, f.__self__
-    if kind is types.BuiltinFunctionType:
+    if kind is types.BuiltinFunctionType or kind.__base__ is types.BuiltinFunctionType:
+        # (the subclass is a C method that is told its class: `re.Pattern.sub`)
         owner = f.__self__
         if owner is None or isinstance(owner, (types.ModuleType, type)):
             return f, NOSELF
@@ -42,7 +43,8 @@ def split(f: Callable) -> tuple[Any, Any]:
 
 def canonical(f: Callable) -> Any:
     """The key under which a primitive for `f` is registered: methods by function."""
-    if type(f) in (types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType):
+    if type(f) in (types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType) or \
+            type(f).__base__ is types.BuiltinFunctionType:
         return split(f)[0]
     return f
 
@@ -51,9 +53,17 @@ def _lookup(klass: type, name: str, method: Any) -> Any:
     """The C descriptor of `klass` that `method` is bound from (an override may hide it)."""
     for base in klass.__mro__:
         found = base.__dict__.get(name)
-        if type(found) is types.MethodDescriptorType and found.__get__(method.__self__) == method:
+        if type(found) is types.MethodDescriptorType and _binds_to(found, method):
             return found
     return None
+
+
+def _binds_to(descriptor: Any, method: Any) -> bool:
+    if type(method) is types.BuiltinFunctionType:
+        return descriptor.__get__(method.__self__) == method
+    # A C method told its class (`re.Pattern.sub`): CPython 3.11 crashes comparing
+    # two of them, so it is known by its name.
+    return descriptor.__qualname__ == method.__qualname__
 
 
 def class_attribute(kind: type, name: str, default: Any = None) -> Any:

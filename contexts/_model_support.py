@@ -11,6 +11,7 @@ not look into them; `_models` declares this module's calls native once, with
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import types
 import weakref
@@ -18,6 +19,7 @@ from typing import Any
 
 from contexts._implicit_runtime import property_getter
 from contexts._marks import is_quiet
+from contexts._running import enclosing
 
 _SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
@@ -155,6 +157,40 @@ def getter_for(args: tuple, kwargs: dict, most: int) -> Any:
     if kwargs or not 2 <= len(args) <= most or type(args[1]) is not str:
         return None
     return property_getter(type(args[0]), args[1])
+
+
+# Callbacks and the callables C makes --------------------------------------------------
+
+def bound_to(ctx: Any, call_back: Any, function: Any) -> Any:
+    """What C calls in place of `function` so that it runs in the running `ctx`:
+    `call_back` transformed for `ctx`, with `function` first; and when `ctx` runs
+    under other contexts, that wrapped in turn for each of them, outwards, so each
+    outer context runs the inner one's call (as it runs the rest of its code)."""
+    for running in enclosing(ctx):
+        function = functools.partial(running._runtime.transformed(call_back), function)
+    return function
+
+
+def foreign(ctx: Any, f: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """`f(*args, **kwargs)` as the context's foreign call (its `fallback`)."""
+    return ctx.fallback(f, *args, **kwargs)
+
+
+def methodcaller_parts(caller: Any) -> tuple:
+    """`(name, args, kwargs)` of an `operator.methodcaller`, from its reduction."""
+    made, args = caller.__reduce__()
+    if type(made) is functools.partial:  # keywords: partial(methodcaller, name, **kw)
+        return made.args[0], args, made.keywords
+    return args[0], args[1:], {}
+
+
+def attrgetter_paths(getter: Any) -> list:
+    """The dotted names of an `operator.attrgetter`, each split at its dots."""
+    return [name.split(".") for name in getter.__reduce__()[1]]
+
+
+def itemgetter_keys(getter: Any) -> tuple:
+    return getter.__reduce__()[1]
 
 
 # groupby ------------------------------------------------------------------------------

@@ -19,12 +19,16 @@ the rest runs in the context unreported.
 from __future__ import annotations
 
 import builtins as native
+import contextvars
 import dataclasses
 import functools
 import itertools
+import json.scanner
 import operator
+import re
 import sys
 import types
+import weakref
 from typing import Any
 
 from contexts import _exec
@@ -643,6 +647,110 @@ def eval_(source, globals=None, locals=None, /):
     return run()
 
 
+# Callbacks C calls ---------------------------------------------------------------------
+
+# A function handed to C and called from there runs natively, outside the context,
+# even when the code that handed it over runs in it. These models hand C
+# `in_context(f)` instead: each call of it runs `call_back` transformed, so `f` is a
+# call in the running context, seen by hooks, where a layer's values keep their
+# metadata. The C function itself is a foreign call (`support.foreign`: the
+# context's `fallback`, so a layer gives it plain arguments).
+
+def call_back(function, /, *args, **kwargs):
+    return seen(function(*args, **kwargs))
+
+
+def in_context(function):
+    """`function` as C is to call it: in the running context."""
+    return support.bound_to(contextslot(), call_back, function)
+
+
+def context_run(self, function, /, *args, **kwargs):
+    """`contextvars.Context.run`: how asyncio runs every callback and task step."""
+    return nooverdub(contextvars.Context.run)(self, in_context(function), *args, **kwargs)
+
+
+def pattern_sub(method, self, repl, string, count=0):
+    """`re.Pattern.sub` and `subn` (so `re.sub`): a replacement function runs in the context."""
+    return support.foreign(contextslot(), method, self, _callable_in_context(repl), string,
+                           count)
+
+
+def weakref_ref(cls, obj, callback=None, /):
+    """`weakref.ref(obj, callback)` (and so `weakref.finalize`): the callback, run when
+    `obj` dies, is a call in the context that made the reference."""
+    return support.foreign(contextslot(), cls, obj, _callable_in_context(callback))
+
+
+def create_function(method, self, name, narg, func, *, deterministic=False):
+    """`sqlite3.Connection.create_function`: SQL calls `func` in the context."""
+    support.foreign(contextslot(), method, self, name, narg, _callable_in_context(func),
+                    deterministic=deterministic)
+
+
+def future_set_result(method, self, result, /):
+    """`asyncio.Future.set_result` (C): the result is kept as the context has it, as
+    an asyncio task keeps what its coroutine returns, so `await` gives it back."""
+    return nooverdub(method)(self, result)
+
+
+def _callable_in_context(value):
+    return in_context(value) if native.callable(value) else value
+
+
+# Callables that C makes from Python ones ---------------------------------------------
+
+def cmp_to_key_(mycmp):
+    """`functools.cmp_to_key`: keys whose comparisons call `mycmp` in the context."""
+    return functools.partial(CmpKey, mycmp)
+
+
+class CmpKey:
+    """The key `functools.cmp_to_key` makes, as its Python version in `functools` is."""
+
+    __slots__ = ("cmp", "obj")
+    __hash__ = None
+
+    def __init__(self, cmp, obj):
+        self.cmp, self.obj = cmp, obj
+
+    def __lt__(self, other):
+        return seen(self.cmp(self.obj, other.obj)) < 0
+
+    def __gt__(self, other):
+        return seen(self.cmp(self.obj, other.obj)) > 0
+
+    def __eq__(self, other):
+        return seen(self.cmp(self.obj, other.obj)) == 0
+
+    def __le__(self, other):
+        return seen(self.cmp(self.obj, other.obj)) <= 0
+
+    def __ge__(self, other):
+        return seen(self.cmp(self.obj, other.obj)) >= 0
+
+
+def methodcaller_call(self, obj, /):
+    name, args, kwargs = support.methodcaller_parts(self)
+    return seen(getattr(obj, name)(*args, **kwargs))
+
+
+def attrgetter_call(self, obj, /):
+    paths = support.attrgetter_paths(self)
+    values = []
+    for path in paths:
+        value = obj
+        for name in path:
+            value = getattr(value, name)
+        values.append(value)
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+def itemgetter_call(self, obj, /):
+    keys = support.itemgetter_keys(self)
+    return obj[keys[0]] if len(keys) == 1 else tuple([obj[key] for key in keys])
+
+
 # The table -------------------------------------------------------------------------
 
 # callee -> (model, whether the model receives the callee first)
@@ -660,7 +768,22 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
     exec: (exec_, False), eval: (eval_, False),
+    # callbacks C calls, callables C makes
+    contextvars.Context.run: (context_run, False), re.Pattern.sub: (pattern_sub, True),
+    re.Pattern.subn: (pattern_sub, True), weakref.ref: (weakref_ref, True),
+    functools.cmp_to_key: (cmp_to_key_, False),
+    operator.methodcaller.__call__: (methodcaller_call, False),
+    operator.attrgetter.__call__: (attrgetter_call, False),
+    operator.itemgetter.__call__: (itemgetter_call, False),
+    **({operator.call: (call_back, False)} if native.hasattr(operator, "call") else {}),
+    # json's decoder calls its hooks from the C scanner: the Python scanner calls them here
+    **({json.scanner.c_make_scanner: (json.scanner.py_make_scanner, False)}
+       if json.scanner.c_make_scanner is not None else {}),
 }
+# Models of C methods of modules that are not imported for them (`asyncio` takes a
+# while): (module of the class, qualified name) -> as above.
+_NAMED_MODELS: dict = {("_asyncio", "Future.set_result"): (future_set_result, True),
+                       ("sqlite3", "Connection.create_function"): (create_function, True)}
 # Models for where a context sees property reads, or truth tests (its `Mode`
 # says): elsewhere those run natively, and so do these builtins.
 _PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
@@ -672,7 +795,7 @@ def model_for(key: Any, mode: Any) -> tuple | None:
     """`(model, leading arguments)` for a canonical callee in a `Mode`, or None."""
     try:
         found = _MODELS.get(key) or (mode.properties and _PROPERTY_MODELS.get(key)) or (
-            mode.truths and _TRUTH_MODELS.get(key)) or None
+            mode.truths and _TRUTH_MODELS.get(key)) or _named_model(key)
     except TypeError:
         return None
     if found is not None:
@@ -685,6 +808,12 @@ def model_for(key: Any, mode: Any) -> tuple | None:
     if type(key) is types.FunctionType and key.__code__.co_filename == "<string>":
         return _generated_model(key)
     return None
+
+
+def _named_model(key: Any) -> tuple | None:
+    if type(key) is not types.MethodDescriptorType:
+        return None
+    return _NAMED_MODELS.get((key.__objclass__.__module__, key.__qualname__))
 
 
 def _generated_model(f: types.FunctionType) -> tuple | None:

@@ -16,7 +16,7 @@ import types
 import weakref
 from typing import Any, Callable
 
-from contexts import _models, _protocols
+from contexts import _conversions, _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import cell_values, closure
 from contexts._compile import bind
@@ -133,6 +133,9 @@ class Runtime:
         if bound is NOSELF and _protocols.has_protocol(f):
             perform = self.transformed(_protocols.perform)
             return _protocols.dispatcher(f, self.foreign(f), perform)
+        if bound is NOSELF and _conversions.has_conversion(f):
+            convert = self.transformed(_conversions.convert)
+            return _conversions.converter(f, self.foreign(f), convert)
         return self.foreign(f)
 
     def primitive_for(self, f: Callable, key: Any) -> Callable | None:

@@ -137,6 +137,18 @@ def native_reduction(kind: type) -> bool:
                for name in ("__reduce__", "__reduce_ex__", "__iter__", "__getitem__", "items"))
 
 
+def note_slot_state(tag: Tag, obj: Any, state: Any) -> None:
+    """A reduction's `(dict state, slot state)`, read by C from `obj`'s `__slots__`:
+    each slot's value gets the metadata it has as `obj`'s attribute."""
+    if type(state) is not tuple or len(state) != 2 or type(state[1]) is not dict:
+        return
+    slots = tag.store.slots(obj) or {}
+    for name, value in state[1].items():
+        found = slots.get(name)
+        if found is not None and found[0] is value:
+            tag.store.record(state[1], name, value, found[1])
+
+
 def _index(container: Any, key: Any) -> Any:
     if isinstance(container, SEQUENCES) and type(key) is int and key < 0:
         return key + len(container)
@@ -213,6 +225,11 @@ def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) 
         for key, (raw, meta) in list(slots.items()):
             if key in target and target[key] is raw:
                 store.record(target, key, raw, meta)
+        return
+    if not isinstance(target, SEQUENCES):  # an object's own slots (`__slots__`), by name
+        for name, (raw, meta) in list(slots.items()):
+            if type(name) is str and getattr(target, name, None) is raw:
+                store.record(target, name, raw, meta)
         return
     positions = indices if indices is not None else range(len(target))
     for j, i in enumerate(positions):

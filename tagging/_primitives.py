@@ -28,7 +28,7 @@ import copy
 import functools
 import operator
 import types
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 
 from contexts import layer as engine
 from contexts import fallback, nooverdub, recurse
@@ -604,6 +604,29 @@ def _copier(method):
     return primitive
 
 
+_plain_copy = _copier(copy.copy)
+_COPY_METHODS = ("__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+
+
+def copy_copy(ctx, obj):
+    """`copy.copy(obj)`: when the class copies itself with Python code (`__copy__`, a
+    reduction, `__getstate__`), that code runs in the context; else natively, the
+    copy taking the metadata of the original's slots."""
+    kind = native.type(rawest(obj))
+    for name in _COPY_METHODS:
+        if routes.python_method(kind, name) is not None:
+            return recurse(ctx, _copy_in_context, obj)
+    return _plain_copy(ctx, obj)
+
+
+def _copy_in_context(obj):
+    """What `copy.copy` does for a class with Python copying methods."""
+    copier = getattr(type(obj), "__copy__", None)
+    if copier is not None:
+        return copier(obj)
+    return copy._reconstruct(obj, None, *obj.__reduce_ex__(4))
+
+
 def reduce_ex(ctx, obj, protocol):
     """`obj.__reduce_ex__(p)`, how `copy.deepcopy` takes a deque or a defaultdict apart:
     when the reduction iterates the elements natively, iterators that give back
@@ -615,6 +638,8 @@ def reduce_ex(ctx, obj, protocol):
     if reduce is not None:  # what `object.__reduce_ex__` calls, in the context
         return call_in(ctx, reduce, obj)
     reduced = object.__reduce_ex__(obj, heap.own(protocol, tag))
+    if native.type(reduced) is tuple and native.len(reduced) > 2:
+        reduced = _with_state(ctx, obj, reduced)
     if native.type(reduced) is not tuple or not heap.has_slots(tag, raw) or \
             not heap.native_reduction(native.type(raw)):
         return reduced
@@ -626,6 +651,19 @@ def reduce_ex(ctx, obj, protocol):
     if native.len(parts) > 4 and parts[4] is not None:
         parts[4] = iter_(ctx, dict.items(obj))
     return native.tuple(parts)
+
+
+def _with_state(ctx, obj, reduced):
+    """A reduction whose state keeps its metadata: a Python `__getstate__` (a
+    `@dataclass(slots=True)`'s) is called again in the context, where C called it
+    natively; the values C read from `__slots__` get the metadata of the slots."""
+    getstate = routes.python_method(native.type(rawest(obj)), "__getstate__")
+    if getstate is not None:
+        parts = native.list(reduced)
+        parts[2] = call_in(ctx, getstate, obj)
+        return native.tuple(parts)
+    heap.note_slot_state(ctx.tag, rawest(obj), reduced[2])
+    return reduced
 
 
 def from_iterable(kind):
@@ -767,11 +805,35 @@ def _dict_read(ctx, container, key, read):
     """`read(container, key)`: the value keeps its metadata, and so does a key that
     `__missing__` adds (a defaultdict's)."""
     tag = ctx.tag
+    computed = _missing(ctx, container, key)
+    if computed is not ABSENT:
+        return computed
     key, key_meta = heap.split(key, tag)
     before = heap.count(container)
     value = read(container, key)
     heap.note_member(tag, container, key, key_meta, before)
     return heap.load_item(tag, container, key, value)
+
+
+def _missing(ctx, container, key):
+    """`container[key]` for a key a dict subclass lacks, when Python code gives it: a
+    defaultdict's factory or the class's `__missing__`, run in the context (C would
+    call them natively, on plain values). ABSENT when the key is there or no Python
+    code runs."""
+    raw = rawest(container)
+    kind = native.type(raw)
+    if kind is dict or not native.isinstance(raw, dict) or \
+            dict.__contains__(raw, heap.own(key, ctx.tag)):
+        return ABSENT
+    missing = routes.python_method(kind, "__missing__")
+    if missing is not None:
+        return call_in(ctx, missing, container, key)
+    if native.isinstance(raw, defaultdict) and raw.default_factory is not None and \
+            engine.class_attribute(kind, "__missing__") is defaultdict.__missing__:
+        value = call_in(ctx, raw.default_factory)
+        _dict_store(ctx, raw, key, value)
+        return value
+    return ABSENT
 
 
 def dict_delitem(ctx, container, key):
@@ -791,30 +853,53 @@ def dict_get(ctx, container, key, default=None):
     return heap.load_item(tag, container, key, value)
 
 
-def dict_pop(ctx, container, key, *default):
-    value = dict_get(ctx, container, key, ABSENT)
-    if value is ABSENT:
+# A dict's methods and an OrderedDict's: the same primitives, each calling its own
+# type's C method (an OrderedDict keeps an order of its own, which `dict`'s methods
+# would not update).
+
+def _popper(pop):
+    """`dict.pop`, `OrderedDict.pop`: the value keeps its metadata."""
+
+    def primitive(ctx, container, key, *default):
+        value = dict_get(ctx, container, key, ABSENT)
         tag = ctx.tag
-        return dict.pop(heap.own(container, tag), heap.own(key, tag),
-                        *default)
-    dict_delitem(ctx, container, key)
-    return value
+        container, key = heap.own(container, tag), heap.own(key, tag)
+        if value is ABSENT:
+            return pop(container, key, *default)
+        pop(container, key)
+        heap.forget_entry(tag, container, key)
+        return value
+
+    primitive.__name__ = f"tagged_{pop.__qualname__}"
+    return primitive
 
 
-def dict_popitem(ctx, container):
-    """`dict.popitem`: the pair keeps the key's and the value's metadata."""
-    container = heap.own(container, ctx.tag)
-    pair = dict.popitem(container)
-    heap.note_popped(ctx.tag, container, pair)
-    return pair
+def _pair_popper(popitem):
+    """`dict.popitem`, `OrderedDict.popitem(last)`: the pair keeps the key's and the
+    value's metadata."""
+
+    def primitive(ctx, container, *last, **named_last):
+        container = heap.own(container, ctx.tag)
+        pair = popitem(container, *last, **named_last)
+        heap.note_popped(ctx.tag, container, pair)
+        return pair
+
+    primitive.__name__ = f"tagged_{popitem.__qualname__}"
+    return primitive
 
 
-def dict_setdefault(ctx, container, key, default=None):
-    value = dict_get(ctx, container, key, ABSENT)
-    if value is ABSENT:
-        _dict_store(ctx, heap.own(container, ctx.tag), key, default)
-        return default
-    return value
+def _defaulter(store):
+    """`dict.setdefault`, `OrderedDict.setdefault`."""
+
+    def primitive(ctx, container, key, default=None):
+        value = dict_get(ctx, container, key, ABSENT)
+        if value is ABSENT:
+            _dict_store(ctx, heap.own(container, ctx.tag), key, default, store)
+            return default
+        return value
+
+    primitive.__name__ = f"tagged_{store.__qualname__}"
+    return primitive
 
 
 def dict_clear(ctx, container):
@@ -1020,7 +1105,7 @@ BUILTINS: dict = {
     set: set_new, frozenset: set_new,
     dict: dict_new, defaultdict: defaultdict_new, dict.fromkeys: dict_fromkeys,
     tuple.__new__: tuple_new, functools.partial: partial_new, sorted: sorted_,
-    copy.copy: _copier(copy.copy), object.__reduce_ex__: reduce_ex,
+    copy.copy: copy_copy, object.__reduce_ex__: reduce_ex,
     # lists and deques (more below)
     list.append: list_append, list.extend: list_extend, list.sort: list_sort,
     deque.append: deque_append, deque.extend: _extender(deque_append),
@@ -1028,8 +1113,11 @@ BUILTINS: dict = {
     # dicts
     dict.__getitem__: dict_getitem, dict.__setitem__: dict_setitem,
     dict.__delitem__: dict_delitem, dict.update: dict_update, dict.get: dict_get,
-    dict.pop: dict_pop, dict.popitem: dict_popitem, dict.setdefault: dict_setdefault,
-    dict.clear: dict_clear,
+    dict.pop: _popper(dict.pop), dict.popitem: _pair_popper(dict.popitem),
+    dict.setdefault: _defaulter(dict.__setitem__), dict.clear: dict_clear,
+    OrderedDict.pop: _popper(OrderedDict.pop),
+    OrderedDict.popitem: _pair_popper(OrderedDict.popitem),
+    OrderedDict.setdefault: _defaulter(OrderedDict.__setitem__),
     # sets (more below)
     set.add: set_add, set.discard: _remover(set.discard), set.remove: _remover(set.remove),
     set.pop: set_pop, set.clear: set_clear,
@@ -1039,7 +1127,8 @@ BUILTINS: dict = {
     markers.list_from: list_from, markers.dict_from: dict_from, markers.unpack: unpack,
     markers.unpack_each: unpack_each,
 }
-for _method in (list.copy, dict.copy, set.copy, frozenset.copy, deque.copy, defaultdict.copy):
+for _method in (list.copy, dict.copy, set.copy, frozenset.copy, deque.copy, defaultdict.copy,
+                OrderedDict.copy):
     BUILTINS[_method] = _copier(_method)
 for _method in (list.insert, list.pop, list.remove, list.reverse, list.clear,
                 deque.appendleft, deque.pop, deque.popleft, deque.rotate, deque.remove,

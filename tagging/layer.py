@@ -35,7 +35,6 @@ _WALKED = (list, tuple, dict, set, frozenset)
 # Modules, classes and functions are not data a call is given: their slots
 # (globals, class attributes) are the program's, not the argument's.
 _NOT_WALKED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
-_DEPTH = 8  # containers nested deeper than this are not looked into
 
 
 def carries_metadata(value: Any, ctx: Any) -> bool:
@@ -48,28 +47,43 @@ def carries_metadata(value: Any, ctx: Any) -> bool:
     store = tag.store
     if not (store.entries or store.members):
         return False
-    return _holds(store, value, _DEPTH, set())
+    return _holds(store, value)
 
 
-def _holds(store: Any, value: Any, depth: int, seen: set) -> bool:
-    if depth == 0 or id(value) in seen or isinstance(value, _NOT_WALKED):
-        return False
-    seen.add(id(value))
-    namespace = getattr(value, "__dict__", None)
-    container = namespace if type(namespace) is dict else value
-    for slot, (raw, _meta) in (store.slots(container) or {}).items():
-        if _still_holds(container, slot, raw):
+def _holds(store: Any, value: Any) -> bool:
+    """The walk of `carries_metadata`: every container and object `value` reaches,
+    each once, however deep (a loop, not recursion, so depth costs no stack)."""
+    seen: set = set()
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if id(value) in seen or isinstance(value, _NOT_WALKED):
+            continue
+        seen.add(id(value))
+        namespace = getattr(value, "__dict__", None)
+        # An object's slots are its `__dict__`'s; a container's are its own, and a
+        # container with a `__dict__` (an OrderedDict, a list subclass) has both.
+        containers = [value] if isinstance(value, _WALKED) else []
+        if type(namespace) is dict:
+            containers.append(namespace)
+        elif not containers:
+            containers.append(value)
+        for container in containers:
+            for slot, (raw, _meta) in (store.slots(container) or {}).items():
+                if _still_holds(container, slot, raw):
+                    return True
+        if store.slots(value, store.members):
             return True
-    if store.slots(value, store.members):
-        return True
-    if isinstance(container, dict):
-        children = list(container.values())
-    elif isinstance(container, _WALKED):
-        children = list(container)
-    else:
-        return False
-    return any(_holds(store, child, depth - 1, seen) for child in children
-               if isinstance(child, _WALKED) or hasattr(child, "__dict__"))
+        for container in containers:
+            if isinstance(container, dict):
+                children = container.values()
+            elif isinstance(container, _WALKED):
+                children = container
+            else:
+                continue
+            pending.extend(child for child in list(children)
+                           if isinstance(child, _WALKED) or hasattr(child, "__dict__"))
+    return False
 
 
 def _still_holds(container: Any, slot: Any, raw: Any) -> bool:

@@ -6,7 +6,7 @@ from collections import OrderedDict
 
 import pytest
 
-from ad import D
+from ad import D, NonDifferentiableError
 
 
 def ordered(x):
@@ -57,3 +57,34 @@ def test_views_keep_their_values_derivatives(f, derivative):
 
 def test_views_under_nesting():
     assert D(D(lambda x: values_in_order(x) * x), 2.0) == 62
+
+
+def lru_cache_recipe(x):
+    """The LRU cache of the OrderedDict documentation: evict with popitem(last=False)."""
+    cache = OrderedDict()
+    for key, value in (("a", x), ("b", 2 * x), ("c", 3 * x)):
+        cache[key] = value
+        cache.move_to_end(key)
+        if len(cache) > 2:
+            cache.popitem(last=False)
+    return sum(cache.values()) + cache.popitem()[1]
+
+
+@pytest.mark.parametrize("f, derivative", [
+    (lambda x: ordered(x).pop("a") * 3, 3),
+    (lambda x: ordered(x).popitem(last=False)[1] * 3, 3),
+    (lambda x: ordered(x).popitem()[1], 3),
+    (lambda x: ordered(x).setdefault("a", 1.0) * 3, 3),
+    (lambda x: ordered(x).copy()["b"] * 3, 9),
+    (lru_cache_recipe, 8),
+])
+def test_an_ordered_dicts_own_methods_keep_derivatives(f, derivative):
+    """Its C methods, not dict's: `dict.popitem` would not follow its order."""
+    assert D(f, 2.0) == derivative and D(D(f), 2.0) == 0
+
+
+def test_a_c_method_of_a_container_holding_derivatives_is_refused():
+    """A C method with no primitive, bound to a container that holds derivatives (an
+    OrderedDict has a `__dict__` of its own: its entries are looked at too)."""
+    with pytest.raises(NonDifferentiableError, match="__reversed__"):
+        D(lambda x: next(ordered(x).__reversed__()), 2.0)

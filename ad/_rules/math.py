@@ -1,7 +1,10 @@
 """Rules for the `math` module, one line per function."""
 
+import functools
 import math
+import operator
 
+from ad._numbers import NUMBERS
 from ad._rules._support import (dabs, digamma, over, pow_base, pow_exponent, product_terms,
                                 sign)
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
@@ -13,6 +16,15 @@ def _fsum(*xs):
 
 def _prod(start, *xs):
     return math.prod(xs, start=start)
+
+
+def _product(iterable, *, start=1):
+    """`math.prod`: numbers by the rule of `_prod`; a user object's `__mul__` (which
+    C would call natively) by multiplying in the context, as `math.prod` does."""
+    items = list(iterable)
+    if all(isinstance(item, NUMBERS) for item in (start, *items)):
+        return _prod(start, *items)
+    return functools.reduce(operator.mul, items, start)
 
 
 def _dist(n, *coordinates):
@@ -31,9 +43,11 @@ def _exponent(x):
     return math.frexp(x)[1]
 
 
-defmodel(math.fsum, lambda iterable: _fsum(*iterable))
-defmodel(math.prod, lambda iterable, *, start=1: _prod(start, *iterable))
-defmodel(math.dist, lambda p, q: _dist(len(p), *p, *q))
+# fsum calls each item's `__float__` (a user class's, in the context)
+defmodel(math.fsum, lambda iterable: _fsum(*[float(item) for item in iterable]))
+defmodel(math.prod, _product)
+# dist calls each coordinate's `__float__` (a user class's, in the context)
+defmodel(math.dist, lambda p, q: _dist(len(p), *[float(v) for v in p], *[float(v) for v in q]))
 defmodel(math.modf, lambda x: (_frac(x), _whole(x)))
 defmodel(math.frexp, lambda x: (math.ldexp(x, -_exponent(x)), _exponent(x)))
 
