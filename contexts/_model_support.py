@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import inspect
 import types
 import weakref
@@ -36,6 +37,18 @@ def plain(ctx: Any) -> bool:
 
 
 # Construction ----------------------------------------------------------------------
+
+def class_defining(method: Any, name: str) -> type | None:
+    """The class whose own `name` is `method`, found through the collector's
+    referrers: a class made inside a function cannot be reached by its qualified
+    name (`f.<locals>.Point`), and only its namespace refers to the method."""
+    for namespace in gc.get_referrers(method):
+        if type(namespace) is dict and namespace.get(name) is method:
+            for owner in gc.get_referrers(namespace):
+                if isinstance(owner, type) and owner.__dict__.get(name) is method:
+                    return owner
+    return None
+
 
 def own_new(cls: type) -> Any:
     """`cls.__new__`, or None when it is `object.__new__` (which runs natively)."""

@@ -826,6 +826,8 @@ def _generated_model(f: types.FunctionType) -> tuple | None:
     for part in owner_name.split(".") if owner_name else ():
         owner = getattr(owner, part, None)
     if not isinstance(owner, type) or owner.__dict__.get(method) is not f:
+        owner = support.class_defining(f, method)  # a class made inside a function
+    if owner is None:
         return None
     if method == "__init__" and dataclasses.is_dataclass(owner):
         return dataclass_init, (owner,)

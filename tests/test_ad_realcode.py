@@ -480,9 +480,7 @@ EVERYDAY = [
          lambda x: (1 + 2 * Fraction(x)) / 3,
          fails=refused("'a generator's return value carries a derivative that it would "
                        "lose': `r = yield from g()` of a returned average")),
-    Case("a dataclass defined inside the function", S.local_dataclass, 0.7, lambda x: 3,
-         fails=refused("its generated __init__ has 'no source' (dataclasses builds it with "
-                       "exec; a module-level dataclass works)")),
+    Case("a dataclass defined inside the function", S.local_dataclass, 0.7, lambda x: 3),
     Case("functools.singledispatch", S.singledispatch_float, 0.7, lambda x: 3),
     Case("functools.cached_property", S.cached_property_area, 0.7, lambda x: 4 * Fraction(x)),
     Case("contextlib.contextmanager", S.contextmanager_scaled, 0.7, lambda x: 3),

@@ -202,3 +202,22 @@ def test_a_class_made_in_a_derivative_from_constants_runs():
         return Made().scaled(x)
 
     assert D(f, 2.0) == 24.0
+
+
+def test_a_dataclass_made_inside_f_differentiates():
+    """Its `__init__` is made by `exec`, with no source; the model of a dataclass's
+    `__init__` runs instead, its class found though it has no global name."""
+    import dataclasses
+
+    def f(x):
+        @dataclasses.dataclass
+        class Point:
+            a: float
+            b: float = 1.0
+
+            def scaled(self):
+                return self.a * self.b * x
+
+        return Point(x, 3.0).scaled()
+
+    assert D(f, 2.0) == 12.0
