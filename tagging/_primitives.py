@@ -29,6 +29,7 @@ from tagging import _channels as channels
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
+from tagging._markers import items_to_unpack
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
 
@@ -386,7 +387,9 @@ def unpack(ctx, value, shape):
     kind = native.type(iterable)
     if not routes.iterable_type(kind):
         raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    items = markers.items_to_unpack(iterable, shape)
+    # By its own name, not through `markers` (a native call): a context running this
+    # one runs it, so the items keep that context's metadata (its tangent, nested).
+    items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
             native.list.__setitem__(items, index, unpack(ctx, items[index], inner))

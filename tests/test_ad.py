@@ -37,6 +37,42 @@ def test_siskind_pearlmutter():
     assert D(lambda x: x * D(lambda y: x * y, 1), 4) == 8
 
 
+def _tuple_unpacked(y, v):
+    a, b, c = (y, v, v)
+    return a * b * c
+
+
+def _list_unpacked(y, v):
+    a, b, c = [y, v, v]
+    return a * b * c
+
+
+def _star_unpacked(y, v):
+    a, *rest = (y, v, v)
+    return a * rest[0] * rest[1]
+
+
+def _nested_unpacked(y, v):
+    (a, b), c = ((y, v), v)
+    return a * b * c
+
+
+def _loop_unpacked(y, v):
+    total = 0
+    for a, b in [(y, v), (v, y)]:
+        total = total + a * b * v
+    return total / 2
+
+
+@pytest.mark.parametrize("g", [_tuple_unpacked, _list_unpacked, _star_unpacked,
+                               _nested_unpacked, _loop_unpacked], ids=lambda g: g.__name__)
+def test_an_inner_derivative_unpacking_the_outer_variable_keeps_its_tangent(g):
+    """g(y, v) = y v^2 through an unpacking: d/dv [d/dy g(y, v) at y = 1] = 2v. The
+    inner derivative's unpacking runs under the outer one, which must see the items
+    taken out of the tuple (they were plain to it: the derivative was 0)."""
+    assert D(lambda v: D(lambda y: g(y, v), 1), 3) == 6
+
+
 @given(st.integers(-300, 300), st.integers(-300, 300))
 def test_nesting_at_integer_points_is_exact(x, y):
     """Small ints are shared objects; identity must never decide whose tangent a value
