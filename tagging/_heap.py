@@ -327,11 +327,12 @@ def index_of(raw: Any, value: Any) -> int | None:
 
 def retag_removed(tag: Tag, result: Any, before: dict, moved: Any) -> Any:
     """A removed element (from `pop`) gets its metadata back: the one of the
-    position the replayed change removed."""
+    position the replayed change removed. Under a context running this one, the
+    result carries that context's metadata too: compared by its rawest value."""
     gone = set(before) - set(moved)
     if len(gone) == 1:
         raw, meta = before[gone.pop()]
-        if raw is result:
+        if raw is rawest(result):
             return Tagged(tag, result, meta)
     return result
 
