@@ -12,12 +12,18 @@ importable (never required). Before timing, every variant's derivative is
 checked against `D`'s (to 1e-9 relative); a variant that fails is reported and
 left out, and a failing `D` is reported with the rest still timed.
 
+Real code (issue 20): RK4, a perceptron, Black-Scholes' delta (the fixed cost
+of one `D` call) and a Rosenbrock Hessian, under `D` against the tagged dual;
+the k-th derivative by nesting, k = 1..4, with each level's multiplier; and
+`python -m ad --order 6` in a fresh interpreter.
+
 First call: `D` on a fresh copy of W1, written to a new module file and
 imported, transform included. Figures are reported, never asserted.
 """
 
 from __future__ import annotations
 
+import copy
 import gc
 import importlib.util
 import inspect
@@ -25,6 +31,7 @@ import math
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -36,13 +43,23 @@ from typing import Any, Callable
 import mpmath
 
 import ad_workloads as aw
-from ad import D
+from ad import D, hessian
 
 RTOL = 1e-9
 TARGETS = {"W1": ("d_dual", 1.5), "W2": ("d_dual", 1.5), "W3": ("d_tagged", 3.0),
            "W4": ("d_dual", 4.0)}
 FIRST_CALL_TARGET_MS = 20.0
 COLD_X = 0.7
+REPOSITORY = Path(__file__).resolve().parent.parent
+REAL_TARGETS = {"RK4": ("d_tagged", 3.0), "perceptron": ("d_tagged", 3.0),
+                "Black-Scholes": ("d_minus_tagged", 20.0),
+                "Rosenbrock": ("d_tagged", 3.0)}
+NESTING_TARGET = 1.5     # D's multiplier per level, over the tagged dual's
+NESTING_ORDERS = range(1, 5)
+NESTING_X = 0.7
+HEAVY_ROUNDS = 7         # rounds for the real and nesting tables: D takes up to seconds
+CLI_ORDER, CLI_TARGET_S = 6, 1.0
+CLI_COMMAND = [sys.executable, "-m", "ad", "examples/cli_demo.py:f", "--at", "1.0"]
 
 
 # Optional libraries: used only if importable -----------------------------------------------
@@ -122,12 +139,50 @@ def variants(label: str) -> dict[str, Callable[[], Any]]:
         out["D"] = lambda: D(w, x)
         out["mpmath"] = lambda: float(mpmath.diff(lambda t: w(t, mpmath), x))
     else:  # the plain dual class cannot nest: no baseline from it
-        out["tagged"] = lambda: aw.tagged_second(w, x)
+        out["tagged"] = lambda: aw.tagged_nth(w, x, 2)
         out["D"] = lambda: D(D(w), x)
         out["mpmath"] = lambda: float(mpmath.diff(lambda t: w(t, mpmath), x, 2))
     for name, make in OPTIONAL.items():
         out[name] = make(w, x, order)
     return out
+
+
+def real_workloads() -> dict[str, tuple]:
+    """label -> (workload, point, `D` or `hessian`): the real code of issue 20."""
+    return {
+        "RK4: 50 steps, list state over zip, d/d rate": (aw.rk4, 0.8, D),
+        "perceptron: 4-8-1, tanh, 8 samples, d/d weight scale": (aw.perceptron, 0.9, D),
+        "Black-Scholes delta: one small D call": (aw.black_scholes, 105.0, D),
+        "Rosenbrock Hessian, n = 8 (ad.hessian)":
+            (aw.rosenbrock, [0.5 + 0.1 * i for i in range(8)], hessian),
+    }
+
+
+def real_variants(label: str) -> dict[str, Callable[[], Any]]:
+    """plain, the tagged dual and D (or `ad.hessian` and the tagged dual's nested Hessian)."""
+    w, x, by = real_workloads()[label]
+    tagged = aw.tagged_hessian if by is hessian else aw.tagged_derivative
+    return {"plain": lambda: w(x), "tagged": lambda: tagged(w, x), "D": lambda: by(w, x)}
+
+
+def nesting_variants() -> dict[str, Callable[[], Any]]:
+    """The k-th derivative of `aw.smooth` by nesting, k in NESTING_ORDERS: `D{k}` nests
+    `D` (`D(D(smooth))(x)` for k = 2), `tagged{k}` nests the tagged dual; and `plain`."""
+    out: dict[str, Callable[[], Any]] = {"plain": lambda: aw.smooth(NESTING_X)}
+    for k in NESTING_ORDERS:
+        g = aw.smooth
+        for _ in range(k - 1):
+            g = D(g)
+        out[f"tagged{k}"] = lambda k=k: aw.tagged_nth(aw.smooth, NESTING_X, k)
+        out[f"D{k}"] = lambda g=g: D(g, NESTING_X)
+    return out
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Floats equal to RTOL, item by item through lists."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return isinstance(a, float) and isinstance(b, float) and math.isclose(a, b, rel_tol=RTOL)
 
 
 def check(label: str, timed: dict[str, Callable]) -> tuple[list[str], list[str]]:
@@ -148,9 +203,7 @@ def check(label: str, timed: dict[str, Callable]) -> tuple[list[str], list[str]]
             dropped.append(name)
     reference = results.get("D", results.get("tagged"))
     for name, value in results.items():
-        ok = (isinstance(value, float) and isinstance(reference, float)
-              and math.isclose(value, reference, rel_tol=RTOL))
-        if not ok:
+        if not _close(value, reference):
             problems.append(f"{name} gave {value!r}, D gave {reference!r}")
             dropped.append(name)
     return problems, dropped
@@ -207,11 +260,144 @@ def register(run: ModuleType) -> None:
             key, limit = TARGETS[short]
             table.targets[(label, key)] = limit
             row["met"] = "yes" if row.get(key) is not None and row[key] <= limit else "no"
-            if problems:
-                row["problems"] = problems
-                for problem in problems:
-                    print(f"  warning: {label}: {problem}", file=sys.stderr)
-            print(f"  {label}: done", file=sys.stderr)
+            _report(row, label, problems)
+        return [table]
+
+    @run.section
+    def ad_real(settings) -> list:
+        table = Table(
+            "ad_real", "ad: real code, D against the tagged dual (min-of-N time per call, µs)",
+            [("plain_us", "plain (µs)", "{:.1f}"),
+             ("tagged_us", "tagged dual", "{:.1f}"),
+             ("D_us", "D", "{:.1f}"),
+             ("d_tagged", "D / tagged dual", "{:.2f}x"),
+             ("d_minus_tagged", "D − tagged dual (µs)", "{:.1f}"),
+             ("d_plain", "D / plain", "{:.0f}x"),
+             ("met", "target met", "{}")],
+            notes=("Issue 20's workloads, each written once (`ad_workloads.py`) and run on "
+                   "plain floats, under `D` (a fresh `D(f, x)` per call) and on the tagged "
+                   "dual (`TDual`, the nesting dual of W3, with its own `sin`, `exp`, `log`, "
+                   "`sqrt`, `tanh`, `erf`). The Hessian row is `ad.hessian` against the "
+                   "tagged dual's Hessian done the same way: the jacobian of the gradient, "
+                   "n outer passes each nesting n inner ones (the dual seeds one item per "
+                   "pass and leaves the others plain; `ad` tags all n). Targets: D at most "
+                   "3x the tagged dual on RK4, the perceptron and the Hessian; on "
+                   "Black-Scholes, a small function called once per `D`, D at most 20 µs "
+                   "above the tagged dual (the fixed cost of a `D` call). "
+                   f"{HEAVY_ROUNDS} rounds, as D takes up to seconds per call. Every "
+                   "variant's result is checked against D's (relative 1e-9) before timing."))
+        timed_settings = _fewer_rounds(settings)
+        for label in real_workloads():
+            timed = real_variants(label)
+            problems, dropped = check(label, timed)
+            for name in dropped:
+                timed.pop(name, None)
+            timing = compare(timed, timed_settings)
+            row = table.add(label, numbers={k: v["number"] for k, v in timing.items()})
+            for name, t in timing.items():
+                row[f"{name}_us"] = t["min"] * 1e6
+                row[f"{name}_median_us"] = t["median"] * 1e6
+            if "D" in timing and "tagged" in timing:
+                row["d_tagged"] = timing["D"]["min"] / timing["tagged"]["min"]
+                row["d_minus_tagged"] = (timing["D"]["min"] - timing["tagged"]["min"]) * 1e6
+                if real_workloads()[label][2] is D:  # a Hessian is no multiple of one call
+                    row["d_plain"] = timing["D"]["min"] / timing["plain"]["min"]
+            key, limit = next(v for k, v in REAL_TARGETS.items() if label.startswith(k))
+            table.targets[(label, key)] = limit
+            row["met"] = "yes" if row.get(key) is not None and row[key] <= limit else "no"
+            _report(row, label, problems)
+        return [table]
+
+    @run.section
+    def ad_nesting(settings) -> list:
+        table = Table(
+            "ad_nesting",
+            "ad: k-th derivative by nesting, D against the tagged dual (min-of-N, µs)",
+            [("tagged_us", "tagged dual", "{:.1f}"),
+             ("D_us", "D", "{:.1f}"),
+             ("d_tagged", "D / tagged dual", "{:.1f}x"),
+             ("tagged_level", "tagged dual: × per level", "{:.2f}x"),
+             ("D_level", "D: × per level", "{:.2f}x"),
+             ("level_ratio", "D's × / tagged's ×", "{:.2f}x"),
+             ("met", "target met", "{}")],
+            notes=("The k-th derivative of `smooth` (5 terms of `sin(i x) exp(-0.1 i x) / "
+                   f"i`) at {NESTING_X}, by nesting: `D(D(...D(smooth)))` and the tagged "
+                   "dual nested k times, each level with its own tag. All eight variants "
+                   f"(and plain) are timed interleaved in the same {HEAVY_ROUNDS} rounds. "
+                   "*× per level*: time(k) / time(k − 1) of the same column; the last row "
+                   "is the geometric mean of the three levels, (time(4) / time(1))^(1/3), "
+                   "steadier than one level's figure on a busy machine. Target: each "
+                   "level multiplies D's time by at most 1.5x the factor it multiplies the "
+                   "tagged dual's. Each D(k) is checked against the tagged dual's (relative "
+                   "1e-9) before timing."))
+        timed = nesting_variants()
+        problems = []
+        for k in NESTING_ORDERS:
+            pair = {"D": timed[f"D{k}"], "tagged": timed[f"tagged{k}"]}
+            found, dropped = check(f"k = {k}", pair)
+            problems += [f"k = {k}: {p}" for p in found]
+            for name in dropped:
+                timed.pop(f"{name}{k}", None)
+        timing = compare(timed, _fewer_rounds(settings))
+        plain = timing["plain"]["min"]
+        for k in NESTING_ORDERS:
+            label = f"k = {k}"
+            row = table.add(label, plain_us=plain * 1e6)
+            for name in ("tagged", "D"):
+                t = timing.get(f"{name}{k}")
+                before = timing.get(f"{name}{k - 1}")
+                if t is None:
+                    continue
+                row[f"{name}_us"] = t["min"] * 1e6
+                row[f"{name}_median_us"] = t["median"] * 1e6
+                if before is not None:
+                    row[f"{name}_level"] = t["min"] / before["min"]
+            if "D_us" in row and "tagged_us" in row:
+                row["d_tagged"] = row["D_us"] / row["tagged_us"]
+            if "D_level" in row and "tagged_level" in row:
+                row["level_ratio"] = row["D_level"] / row["tagged_level"]
+            if k > 1:
+                table.targets[(label, "level_ratio")] = NESTING_TARGET
+                met = row.get("level_ratio") is not None and row["level_ratio"] <= NESTING_TARGET
+                row["met"] = "yes" if met else "no"
+        first, last = NESTING_ORDERS[0], NESTING_ORDERS[-1]
+        row = table.add(f"per level, k = {first} → {last} (geometric mean)")
+        for name in ("tagged", "D"):
+            if f"{name}{first}" in timing and f"{name}{last}" in timing:
+                row[f"{name}_level"] = (timing[f"{name}{last}"]["min"] / timing[
+                    f"{name}{first}"]["min"]) ** (1 / (last - first))
+        if "D_level" in row and "tagged_level" in row:
+            row["level_ratio"] = row["D_level"] / row["tagged_level"]
+        _report(table.rows[0], "nesting", problems)
+        return [table]
+
+    @run.section
+    def ad_cli(settings) -> list:
+        timeout = 5 if settings.quick else 30
+        table = Table(
+            "ad_cli", "ad: `python -m ad` on the README's demo (wall time, s)",
+            [("seconds", "wall time (s)", "{:.2f}"),
+             ("status", "status", "{}")],
+            notes=("One run of `python -m ad examples/cli_demo.py:f --at 1.0 --order N` in "
+                   "a fresh interpreter: start-up, imports and N nested `D`s. Order 0 is the "
+                   "floor (start-up and `import ad`, no derivative). Target (issue 20): order "
+                   f"{CLI_ORDER} in under {CLI_TARGET_S:g} s. A run is stopped after "
+                   f"{timeout} s."))
+        for order in (0, CLI_ORDER):
+            label = f"--order {order}" + (" (start-up and imports)" if order == 0 else "")
+            started = time.perf_counter()
+            try:
+                done = subprocess.run(CLI_COMMAND + ["--order", str(order)], timeout=timeout,
+                                      cwd=REPOSITORY, capture_output=True, text=True)
+            except subprocess.TimeoutExpired:
+                table.add(label, status=f"stopped after {timeout} s")
+            else:
+                seconds = time.perf_counter() - started
+                status = "ok" if done.returncode == 0 else f"exit {done.returncode}"
+                table.add(label, seconds=seconds, status=status)
+            if order == CLI_ORDER:
+                table.targets[(label, "seconds")] = CLI_TARGET_S
+        print("  ad command line: done", file=sys.stderr)
         return [table]
 
     @run.section
@@ -283,6 +469,22 @@ def register(run: ModuleType) -> None:
                 print(f"  warning: ad first call: {problem}", file=sys.stderr)
         print("  ad first-call trials: done", file=sys.stderr)
         return [table]
+
+
+def _fewer_rounds(settings: Any) -> Any:
+    """The settings with at most HEAVY_ROUNDS rounds (D's nested runs take seconds)."""
+    fewer = copy.copy(settings)
+    fewer.reps = min(settings.reps, HEAVY_ROUNDS)
+    return fewer
+
+
+def _report(row: dict, label: str, problems: list[str]) -> None:
+    """Keep a row's problems in its results and print them; then say the row is done."""
+    if problems:
+        row["problems"] = problems
+        for problem in problems:
+            print(f"  warning: {label}: {problem}", file=sys.stderr)
+    print(f"  {label}: done", file=sys.stderr)
 
 
 def fresh_w1(folder: Path, trial: int) -> Callable:

@@ -5,9 +5,10 @@ transform it. Each workload is written once, as a function of the point `x`
 and a "math-like" namespace `m` (default: the `math` module). `ad.D` runs it
 as users write it, with plain `math`; the dual classes run the very same
 source with `m` set to their own namespace (`DUAL_MATH`, `TAGGED_MATH`), whose
-`sin` and `cos` take dual numbers; an optional library runs it with its own
-namespace (`jax.numpy`, `torch`, `autograd.numpy`, `mpmath`). Only W2 and W4
-never call `m`; they take it anyway, so every workload is called alike.
+functions take dual numbers; an optional library runs it with its own
+namespace (`jax.numpy`, `torch`, `autograd.numpy`, `mpmath`). W2, W4 and
+`rosenbrock` never call `m`; they take it anyway, so every workload is called
+alike. `rosenbrock` takes a list (for `ad.hessian`); the others a number.
 
 The first-call measure needs a fresh copy of W1 in a new module file; it takes
 W1's own source (`inspect.getsource`) and renames it, so there is still one
@@ -67,6 +68,69 @@ def w4(x, m=math):
     result = sum(items) + W4_GLOBAL
     W4_GLOBAL = 0.0  # every run starts from a plain 0.0
     return result
+
+
+def _chain_rates(t, y, rate, m):
+    """dy/dt of a chain A -> B -> C with decay rates `rate` and `rate / 2`, A forced by sin(t)."""
+    a, b, c = y
+    return [-rate * a + 0.1 * m.sin(t), rate * a - 0.5 * rate * b, 0.5 * rate * b - 0.2 * c]
+
+
+def rk4(rate, m=math):
+    """50 classical RK4 steps of `_chain_rates`, the state a list updated over `zip`."""
+    h, t, y = 0.02, 0.0, [1.0, 0.0, 0.0]
+    for _ in range(50):
+        k1 = _chain_rates(t, y, rate, m)
+        k2 = _chain_rates(t + h / 2, [v + h / 2 * d for v, d in zip(y, k1)], rate, m)
+        k3 = _chain_rates(t + h / 2, [v + h / 2 * d for v, d in zip(y, k2)], rate, m)
+        k4 = _chain_rates(t + h, [v + h * d for v, d in zip(y, k3)], rate, m)
+        y = [v + h / 6 * (d1 + 2 * d2 + 2 * d3 + d4)
+             for v, d1, d2, d3, d4 in zip(y, k1, k2, k3, k4)]
+        t = t + h
+    return y[2]
+
+
+PERCEPTRON_HIDDEN = [[math.sin(1.7 * i + 0.3 * j) for j in range(4)] for i in range(8)]
+PERCEPTRON_OUT = [math.cos(0.9 * i + 0.2) for i in range(8)]
+PERCEPTRON_DATA = [([math.sin(n + j) for j in range(4)], math.cos(n)) for n in range(8)]
+
+
+def perceptron(scale, m=math):
+    """Mean squared error of a 4-8-1 perceptron (tanh hidden layer) over 8 samples,
+    every hidden weight multiplied by `scale`."""
+    loss = 0.0
+    for inputs, target in PERCEPTRON_DATA:
+        hidden = [m.tanh(sum(scale * w * v for w, v in zip(row, inputs)))
+                  for row in PERCEPTRON_HIDDEN]
+        out = sum(w * h for w, h in zip(PERCEPTRON_OUT, hidden))
+        loss = loss + (out - target) ** 2
+    return loss / len(PERCEPTRON_DATA)
+
+
+def _normal_cdf(z, m):
+    return 0.5 * (1.0 + m.erf(z / m.sqrt(2.0)))
+
+
+def black_scholes(spot, m=math):
+    """A European call's Black-Scholes price; its derivative by `spot` is the delta."""
+    strike, rate, vol, years = 100.0, 0.05, 0.2, 1.0
+    d1 = (m.log(spot / strike) + (rate + 0.5 * vol ** 2) * years) / (vol * m.sqrt(years))
+    d2 = d1 - vol * m.sqrt(years)
+    return spot * _normal_cdf(d1, m) - strike * m.exp(-rate * years) * _normal_cdf(d2, m)
+
+
+def rosenbrock(v, m=math):
+    """The n-dimensional Rosenbrock function of the list `v`."""
+    return sum(100.0 * (v[i + 1] - v[i] ** 2) ** 2 + (1.0 - v[i]) ** 2
+               for i in range(len(v) - 1))
+
+
+def smooth(x, m=math):
+    """A smooth scalar function (5 terms of sin and exp), for derivatives of order 1 to 4."""
+    acc = 0.0
+    for i in range(1, 6):
+        acc = acc + m.sin(i * x) * m.exp(-0.1 * i * x) / i
+    return acc
 
 
 # A minimal dual number -----------------------------------------------------------------
@@ -223,17 +287,78 @@ def tagged_cos(x):
     return math.cos(x)
 
 
-TAGGED_MATH = SimpleNamespace(sin=tagged_sin, cos=tagged_cos)
+def tagged_exp(x):
+    if type(x) is TDual:
+        return TDual(x.tag, tagged_exp(x.value), tagged_exp(x.value) * x.tangent)
+    return math.exp(x)
+
+
+def tagged_log(x):
+    if type(x) is TDual:
+        return TDual(x.tag, tagged_log(x.value), x.tangent / x.value)
+    return math.log(x)
+
+
+def tagged_sqrt(x):
+    if type(x) is TDual:
+        root = tagged_sqrt(x.value)
+        return TDual(x.tag, root, 0.5 * x.tangent / root)
+    return math.sqrt(x)
+
+
+def tagged_tanh(x):
+    if type(x) is TDual:
+        t = tagged_tanh(x.value)
+        return TDual(x.tag, t, (1.0 - t * t) * x.tangent)
+    return math.tanh(x)
+
+
+def tagged_erf(x):
+    if type(x) is TDual:
+        slope = 2.0 / math.sqrt(math.pi) * tagged_exp(-(x.value * x.value))
+        return TDual(x.tag, tagged_erf(x.value), slope * x.tangent)
+    return math.erf(x)
+
+
+TAGGED_MATH = SimpleNamespace(sin=tagged_sin, cos=tagged_cos, exp=tagged_exp, log=tagged_log,
+                              sqrt=tagged_sqrt, tanh=tagged_tanh, erf=tagged_erf)
+
+
+def _tangent(y, tag):
+    """The tangent of `y` for `tag` (0.0 for a constant), item by item in a list."""
+    if type(y) is list:
+        return [_tangent(item, tag) for item in y]
+    return y.tangent if type(y) is TDual and y.tag == tag else 0.0
 
 
 def tagged_derivative(f, x):
     """f'(x) with `TDual` and a fresh tag, called as `D` is; `x` may itself be a
     `TDual` of an enclosing derivative (nesting)."""
     tag = next(_TAGS)
-    y = f(TDual(tag, x, 1.0), TAGGED_MATH)
-    return y.tangent if type(y) is TDual and y.tag == tag else 0.0
+    return _tangent(f(TDual(tag, x, 1.0), TAGGED_MATH), tag)
 
 
-def tagged_second(f, x):
-    """f''(x) by nesting: the derivative of the derivative, each with its own tag."""
-    return tagged_derivative(lambda y, m: tagged_derivative(f, y), x)
+def tagged_nth(f, x, k):
+    """The k-th derivative of f at x by nesting: each level a derivative with its own tag."""
+    if k == 0:
+        return f(x, TAGGED_MATH)
+    return tagged_derivative(lambda y, m: tagged_nth(f, y, k - 1), x)
+
+
+def tagged_partial(f, xs, index):
+    """d f(xs) / d xs[index] for `f` taking a list: that item seeded, the others plain."""
+    tag = next(_TAGS)
+    ys = [TDual(tag, x, 1.0) if i == index else x for i, x in enumerate(xs)]
+    return _tangent(f(ys, TAGGED_MATH), tag)
+
+
+def tagged_gradient(f, xs):
+    return [tagged_partial(f, xs, i) for i in range(len(xs))]
+
+
+def tagged_hessian(f, xs):
+    """As `ad.hessian`: the jacobian of the gradient, one outer pass per column, each
+    running a nested gradient (n * n runs of `f`)."""
+    columns = [tagged_partial(lambda ys, m: tagged_gradient(f, ys), xs, j)
+               for j in range(len(xs))]
+    return [list(row) for row in zip(*columns)]

@@ -4,6 +4,10 @@
     python benchmarks/run.py --quick    # fewer repetitions, for a smoke check
     python benchmarks/run.py --profile fib:count   # cProfile one workload/variant
     python benchmarks/run.py --profile w1:D        # ... also the ad workloads
+    python benchmarks/run.py --profile black:D     # ... the real ones (rk4, perceptron,
+                                                   #     black, rosenbrock)
+    python benchmarks/run.py --profile smooth:D3   # ... and one nesting level (D1..D4,
+                                                   #     tagged1..tagged4)
 
 The run is a list of sections (`SECTIONS`); each is a function of the
 `Settings` returning `Table`s, so later layers (tagging, AD) add a function and
@@ -393,6 +397,8 @@ def profile(spec: str) -> None:
               if label.lower().startswith(wanted.lower())}
     derived = [label for label in ad_section.ad_workloads()
                if label.lower().startswith(wanted.lower())]
+    real = [label for label in ad_section.real_workloads()
+            if label.lower().startswith(wanted.lower())]
     if found:
         label, (f, args, kwargs) = next(iter(found.items()))
         fn = context_variants(f, args, kwargs)[0][variant]
@@ -404,17 +410,26 @@ def profile(spec: str) -> None:
         label = derived[0]
         variant = "D" if variant == "count" else variant
         fn = ad_section.variants(label)[variant]
+    elif real:  # e.g. black:D, rk4:tagged, rosenbrock:D
+        label = real[0]
+        variant = "D" if variant == "count" else variant
+        fn = ad_section.real_variants(label)[variant]
+    elif "smooth".startswith(wanted.lower()):  # nesting: smooth:D3, smooth:tagged2
+        label = "smooth"
+        variant = "D2" if variant == "count" else variant
+        fn = ad_section.nesting_variants()[variant]
     else:
         have = [*context_workloads(), *tagging_section.tagging_workloads(),
-                *ad_section.ad_workloads()]
+                *ad_section.ad_workloads(), *ad_section.real_workloads(), "smooth"]
         sys.exit(f"no workload starting with {wanted!r}; have: {have}")
     fn()
+    runs = _calibrate(fn, 0.5)  # about half a second unprofiled: enough to see µs
     profiler = cProfile.Profile()
     profiler.enable()
-    for _ in range(3):
+    for _ in range(runs):
         fn()
     profiler.disable()
-    print(f"cProfile: {label} under {variant}, 3 runs")
+    print(f"cProfile: {label} under {variant}, {runs} runs")
     pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(20)
 

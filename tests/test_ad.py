@@ -8,6 +8,7 @@ import struct
 import subprocess
 import sys
 import threading
+from collections import deque
 from fractions import Fraction
 
 import mpmath
@@ -35,6 +36,55 @@ def test_siskind_pearlmutter():
     assert D(lambda x: x * D(lambda y: x + y, 1), 1) == 1
     assert D(lambda x: x * D(lambda y: x * y, 2), 1) == 2
     assert D(lambda x: x * D(lambda y: x * y, 1), 4) == 8
+
+
+def _tuple_unpacked(y, v):
+    a, b, c = (y, v, v)
+    return a * b * c
+
+
+def _list_unpacked(y, v):
+    a, b, c = [y, v, v]
+    return a * b * c
+
+
+def _star_unpacked(y, v):
+    a, *rest = (y, v, v)
+    return a * rest[0] * rest[1]
+
+
+def _nested_unpacked(y, v):
+    (a, b), c = ((y, v), v)
+    return a * b * c
+
+
+def _loop_unpacked(y, v):
+    total = 0
+    for a, b in [(y, v), (v, y)]:
+        total = total + a * b * v
+    return total / 2
+
+
+@pytest.mark.parametrize("g", [_tuple_unpacked, _list_unpacked, _star_unpacked,
+                               _nested_unpacked, _loop_unpacked], ids=lambda g: g.__name__)
+def test_an_inner_derivative_unpacking_the_outer_variable_keeps_its_tangent(g):
+    """g(y, v) = y v^2 through an unpacking: d/dv [d/dy g(y, v) at y = 1] = 2v. The
+    inner derivative's unpacking runs under the outer one, which must see the items
+    taken out of the tuple (they were plain to it: the derivative was 0)."""
+    assert D(lambda v: D(lambda y: g(y, v), 1), 3) == 6
+
+
+@pytest.mark.parametrize("take", [
+    lambda v: [1.0, v].pop(), lambda v: [v, 1.0].pop(0), lambda v: deque([1.0, v]).pop(),
+    lambda v: deque([v, 1.0]).popleft(), lambda v: {"a": v}.pop("a"),
+    lambda v: {"a": v}.popitem()[1], lambda v: {v}.pop()],
+    ids=["list.pop", "list.pop(0)", "deque.pop", "deque.popleft", "dict.pop",
+         "dict.popitem", "set.pop"])
+def test_a_popped_element_keeps_both_tangents_when_nested(take):
+    """d²/dv² (popped v)² = 2: the inner derivative's `pop` runs under the outer one, so
+    the element comes back carrying the outer tangent too (lists and deques gave 0)."""
+    assert D(lambda v: take(v) ** 2, 3.0) == 6.0
+    assert D(D(lambda v: take(v) ** 2), 3.0) == 2.0
 
 
 @given(st.integers(-300, 300), st.integers(-300, 300))
