@@ -101,8 +101,11 @@ class Store:
     def replace(self, container: Any, slots: dict, table: dict | None = None) -> None:
         table = self.entries if table is None else table
         if slots:
-            if len(table) >= self.limit and id(container) not in table:
-                self.sweep()
+            if id(container) not in table:
+                if len(table) >= self.limit:
+                    self.sweep()
+                # counted, so the sweep at the run's end takes it if it was a temporary
+                self.added += len(slots)
             table[id(container)] = (container, slots)
         else:
             table.pop(id(container), None)
