@@ -61,9 +61,11 @@ def _lookup(klass: type, name: str, method: Any) -> Any:
 def _binds_to(descriptor: Any, method: Any) -> bool:
     if type(method) is types.BuiltinFunctionType:
         return descriptor.__get__(method.__self__) == method
-    # A C method told its class (`re.Pattern.sub`): CPython 3.11 crashes comparing
-    # two of them, so it is known by its name.
-    return descriptor.__qualname__ == method.__qualname__
+    # A C method told its class (`re.Pattern.sub`; from 3.12 any C method of a
+    # subclass's instance, `_GatheringFuture.set_result`): CPython 3.11 crashes
+    # comparing two of them, so it is known by its name and its receiver's class.
+    return descriptor.__name__ == method.__name__ and \
+        isinstance(method.__self__, descriptor.__objclass__)
 
 
 def class_attribute(kind: type, name: str, default: Any = None) -> Any:

@@ -4,13 +4,12 @@ generator return values (refused), text run by `exec`/`eval`, and methods of
 frozen standard-library modules (`collections.abc`). Before, each of these gave a
 derivative of 0 with no error."""
 
-import collections.abc
-
 import pytest
 
 from ad import D, NonDifferentiableError
 from contexts import Context, overdub
 from tagging import enabletagging, tag, untag
+from tests.hunt_pieces import Bag  # `get`, `setdefault`, `pop`: collections.abc's, frozen
 
 
 def default_value(x):
@@ -114,28 +113,6 @@ def test_a_tagging_context_gets_the_plain_default():
     """Outside `ad`, the route is a foreign call: the value goes plain, as before."""
     ctx = enabletagging(Labels(), default_value)
     assert untag(overdub(ctx, default_value, tag(2.0, ctx, "input")), ctx) == 4.0
-
-
-class Bag(collections.abc.MutableMapping):
-    """`get`, `setdefault` and `pop` are `collections.abc`'s, from a frozen module."""
-
-    def __init__(self, **items):
-        self.items = dict(items)
-
-    def __getitem__(self, key):
-        return self.items[key]
-
-    def __setitem__(self, key, value):
-        self.items[key] = value
-
-    def __delitem__(self, key):
-        del self.items[key]
-
-    def __iter__(self):
-        return iter(self.items)
-
-    def __len__(self):
-        return len(self.items)
 
 
 def test_frozen_standard_library_methods_run_in_the_context():
