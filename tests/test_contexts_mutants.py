@@ -2,7 +2,11 @@
 `tests/test_tagging_mutants.py`: each guards a behaviour that a deliberate bug in
 the line named broke while every other test still passed.
 
-Plants (each one alone; each made the test named fail):
+Plants (each one alone; each made the test named fail, and passed every test of
+`test_engine`, `test_implicit`, `test_pasted_hooks`, `test_type_changes`,
+`test_layer_interface`, `test_layers`, `test_hooks_see`, `test_invisible`,
+`test_passes`, `test_profiles`, `test_concurrency`, `test_exec_in_context`,
+`test_seeds`, `test_operator_helpers` and `test_tagging`):
 
 * `contexts/_profile.py` `_PROFILED`, `"__bases__"` dropped: a context class whose
   bases are reassigned kept its old profile, so the new base's prehook never ran
