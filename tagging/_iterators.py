@@ -1,7 +1,8 @@
 """`itertools`' C iterators in a tagging context: elements keep their metadata.
 
-`islice`, `chain`, `compress`, `zip_longest`, `pairwise`, `cycle`, `product`
-and `tee` are C types that iterate their sources natively: a generator
+`islice`, `chain`, `compress`, `zip_longest`, `pairwise`, `cycle`, `product`,
+`tee`, `combinations`, `combinations_with_replacement` and `permutations` are C
+types that iterate their sources natively (`repeat` and `count` hold theirs): a generator
 transformed for the context yields plain values (their metadata waits in the
 store for a consumer in the context) and a container gives its raw elements,
 so what came out had lost its metadata. Here, when a source may give metadata
@@ -79,6 +80,10 @@ def _tool(native, twin, iterated=None, nested=False):
 
 def _first(args):
     return range(min(1, len(args)))
+
+
+def _nothing_iterated(args):
+    return range(0)
 
 
 def _first_two(args):
@@ -231,6 +236,86 @@ def _product(pools):
             return
 
 
+def combinations_(iterable, r):
+    pool = tuple(iterable)
+    return _combinations(pool, operator.index(r), False)
+
+
+def combinations_with_replacement_(iterable, r):
+    pool = tuple(iterable)
+    return _combinations(pool, operator.index(r), True)
+
+
+def _combinations(pool, r, replacing):
+    """Index tuples in lexicographic order; with `replacing`, non-decreasing ones."""
+    n = len(pool)
+    if (n == 0 and r > 0) if replacing else r > n:
+        return
+    indices = [0] * r if replacing else list(range(r))
+    yield tuple([pool[i] for i in indices])
+    while True:
+        for i in reversed(range(r)):
+            if indices[i] != (n - 1 if replacing else i + n - r):
+                break
+        else:
+            return
+        if replacing:
+            indices[i:] = [indices[i] + 1] * (r - i)
+        else:
+            indices[i] += 1
+            for j in range(i + 1, r):
+                indices[j] = indices[j - 1] + 1
+        yield tuple([pool[i] for i in indices])
+
+
+def permutations_(iterable, r=None):
+    pool = tuple(iterable)
+    n = len(pool)
+    return _permutations(pool, n, n if r is None else operator.index(r))
+
+
+def _permutations(pool, n, r):
+    if r > n:
+        return
+    indices = list(range(n))
+    cycles = list(range(n, n - r, -1))
+    yield tuple([pool[i] for i in indices[:r]])
+    while n:
+        for i in reversed(range(r)):
+            cycles[i] -= 1
+            if cycles[i] == 0:
+                indices[i:] = indices[i + 1:] + indices[i:i + 1]
+                cycles[i] = n - i
+            else:
+                j = cycles[i]
+                indices[i], indices[-j] = indices[-j], indices[i]
+                yield tuple([pool[i] for i in indices[:r]])
+                break
+        else:
+            return
+
+
+def repeat_(obj, times=None):
+    return _repeat(obj, None if times is None else operator.index(times))
+
+
+def _repeat(obj, times):
+    while times is None or times > 0:
+        yield obj
+        if times is not None:
+            times -= 1
+
+
+def count_(start=0, step=1):
+    return _count(start, step)
+
+
+def _count(value, step):
+    while True:
+        yield value
+        value += step
+
+
 def tee_(iterable, n=2):
     iterator = iter(iterable)
     n = operator.index(n)
@@ -296,4 +381,10 @@ BUILTINS: dict = {
     itertools.cycle: _tool(itertools.cycle, cycle_),
     itertools.product: _tool(itertools.product, product_),
     itertools.tee: _tool(itertools.tee, tee_, _first),
+    itertools.combinations: _tool(itertools.combinations, combinations_, _first),
+    itertools.combinations_with_replacement: _tool(
+        itertools.combinations_with_replacement, combinations_with_replacement_, _first),
+    itertools.permutations: _tool(itertools.permutations, permutations_, _first),
+    itertools.repeat: _tool(itertools.repeat, repeat_, _nothing_iterated),
+    itertools.count: _tool(itertools.count, count_, _nothing_iterated),
 }
