@@ -107,7 +107,8 @@ class Differentiation(Context):
             return _APPLY[type(rule)](self, f, rule, args)
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result) or \
-                isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict):
+                isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict) \
+                or _text(result):
             return result
         if rule is not None and _container(result):  # `d1 + d2`
             raise self.refuse(refusal(
@@ -115,6 +116,13 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def _text(result: Any) -> bool:
+    """Pieces of text (json's C encoder hands back a list of them): text carries no
+    derivative, by definition."""
+    return isinstance(result, (list, tuple)) and bool(result) and \
+        all(type(piece) is str for piece in result)
 
 
 def _stores(f: Callable) -> bool:

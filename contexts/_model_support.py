@@ -16,6 +16,7 @@ import gc
 import inspect
 import types
 import weakref
+from collections import deque
 from typing import Any
 
 from contexts._implicit_runtime import property_getter
@@ -54,6 +55,15 @@ def own_new(cls: type) -> Any:
     """`cls.__new__`, or None when it is `object.__new__` (which runs natively)."""
     new = cls.__new__
     return None if new is object.__new__ else new
+
+
+# C `__new__`s that make an empty container whatever they are given: its `__init__`
+# (or `update`) fills it.
+_EMPTY_NEW = frozenset({dict.__new__, list.__new__, set.__new__, deque.__new__})
+
+
+def ignores_its_arguments(new: Any) -> bool:
+    return new in _EMPTY_NEW
 
 
 def own_init(obj: Any) -> Any:

@@ -19,6 +19,7 @@ the rest runs in the context unreported.
 from __future__ import annotations
 
 import builtins as native
+import collections
 import contextvars
 import dataclasses
 import functools
@@ -50,6 +51,8 @@ def construct(cls, /, *args, **kwargs):
         obj = native.object.__new__(cls, *args, **kwargs)
     elif support.is_python(new):
         obj = seen(new(cls, *args, **kwargs))
+    elif support.ignores_its_arguments(new):  # `dict.__new__` of a dict subclass
+        obj = new(cls)
     else:
         obj = new(cls, *args, **kwargs)
     if native.isinstance(obj, cls):
@@ -59,6 +62,8 @@ def construct(cls, /, *args, **kwargs):
             return obj
         if support.is_python(init):
             result = seen(init(obj, *args, **kwargs))
+        elif init is native.dict.__init__:  # its entries stored in the context, as
+            result = dict.update(obj, *args, **kwargs)  # C stores them (no `__setitem__`)
         else:
             result = init(obj, *args, **kwargs)
         if result is not None:  # its type asked in the context: a layer's wrapper unwrapped
@@ -117,6 +122,14 @@ def set_(cls, iterable=(), /):
 def dict_(cls, *args, **kwargs):
     out = nooverdub(cls)()
     dict_update(out, *args, **kwargs)
+    return out
+
+
+def simple_namespace(cls, /, **kwargs):
+    """`types.SimpleNamespace(a=x)`: its attributes stored in the context."""
+    out = nooverdub(cls)()
+    for name in kwargs:
+        setattr(out, name, kwargs[name])
     return out
 
 
@@ -768,6 +781,7 @@ _MODELS: dict = {
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
     exec: (exec_, False), eval: (eval_, False),
+    collections.OrderedDict: (dict_, True), types.SimpleNamespace: (simple_namespace, True),
     # callbacks C calls, callables C makes
     contextvars.Context.run: (context_run, False), re.Pattern.sub: (pattern_sub, True),
     re.Pattern.subn: (pattern_sub, True), weakref.ref: (weakref_ref, True),
