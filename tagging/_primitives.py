@@ -338,6 +338,8 @@ def reversed_(ctx, cls, sequence):
             heap.has_slots(ctx.tag, raw):
         own = heap.own(sequence, ctx.tag)
         return recurse(ctx, engine.reversed_sequence, own, native.len(own))
+    if native.type(raw) in heap.SEQUENCES and not heap.has_slots(ctx.tag, raw):
+        return native.reversed(raw)  # its items are plain objects, their slots their own
     if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):
         mapping = heap.view_mapping(raw)
         if heap.has_slots(ctx.tag, mapping):

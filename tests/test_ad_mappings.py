@@ -88,3 +88,14 @@ def test_a_c_method_of_a_container_holding_derivatives_is_refused():
     OrderedDict has a `__dict__` of its own: its entries are looked at too)."""
     with pytest.raises(NonDifferentiableError, match="__reversed__"):
         D(lambda x: next(ordered(x).__reversed__()), 2.0)
+
+
+def test_a_chain_map_of_dicts_holding_derivatives():
+    """`ChainMap.__iter__` reverses its list of maps: a list of plain dicts, reversed
+    natively, whose entries keep their own derivatives (it was refused)."""
+    import collections
+
+    def f(x):
+        return sum(collections.ChainMap({"a": x}, {"b": 2 * x, "a": 5.0}).values())
+
+    assert D(f, 2.0) == 3.0
