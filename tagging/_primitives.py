@@ -339,7 +339,7 @@ def reversed_(ctx, cls, sequence):
         own = heap.own(sequence, ctx.tag)
         return recurse(ctx, engine.reversed_sequence, own, native.len(own))
     if native.type(raw) in heap.SEQUENCES and not heap.has_slots(ctx.tag, raw):
-        return native.reversed(raw)  # its items are plain objects, their slots their own
+        return reversed(heap.own(sequence, ctx.tag))  # (an outer context sees this call)
     if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):
         mapping = heap.view_mapping(raw)
         if heap.has_slots(ctx.tag, mapping):

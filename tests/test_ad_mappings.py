@@ -99,3 +99,12 @@ def test_a_chain_map_of_dicts_holding_derivatives():
         return sum(collections.ChainMap({"a": x}, {"b": 2 * x, "a": 5.0}).values())
 
     assert D(f, 2.0) == 3.0
+
+
+def test_reversed_under_nesting_keeps_the_outer_derivative():
+    """A list that holds only the outer derivative's values, reversed inside an inner
+    derivative: the outer context sees the reversal."""
+    def f(y):
+        return D(lambda x: list(reversed([2.0 * y, 1.0]))[1] * x, 1.0)
+
+    assert D(f, 3.0) == 2.0
