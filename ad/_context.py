@@ -76,7 +76,7 @@ class Differentiation(Context):
         rule = rule_of(f)
         receiver = _receiver(f)
         if type(rule) is Constant or not (
-                any(carries_metadata(a, self) for a in (*args, *kwargs.values()))
+                any(_may_carry(a, self) for a in (*args, *kwargs.values()))
                 or receiver is not None and carries_metadata(receiver, self)):
             return super().fallback(f, *args, **kwargs)
         if type(rule) is User:
@@ -116,6 +116,13 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def _may_carry(value: Any, ctx: Differentiation) -> bool:
+    """Whether a foreign call's argument may hand it a tangent: it carries one, or it
+    is a generator (what it yields leaves its tangent in the store for a consumer in
+    the context; C code iterating it natively would take plain values)."""
+    return type(value) is types.GeneratorType or carries_metadata(value, ctx)
 
 
 def _text(result: Any) -> bool:

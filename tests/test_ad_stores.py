@@ -138,3 +138,12 @@ def test_a_refused_store_stores_nothing():
     with pytest.raises(NonDifferentiableError):
         D(f, 1.5)
     assert z[0] == 7.0 and cell.v == 7.0
+
+
+def test_c_code_consuming_a_generator_of_derivatives_is_refused():
+    """A generator made in the context leaves what it yields with a tangent in the store,
+    for a consumer in the context; C code iterating it natively would take plain values
+    (`array.array('d', gen)` gave 0)."""
+    with pytest.raises(NonDifferentiableError, match="array"):
+        D(lambda x: array.array("d", (x * i for i in range(3)))[1], 2.0)
+    assert D(lambda x: sum(x * i for i in range(3)), 2.0) == 3.0  # a model: in the context
