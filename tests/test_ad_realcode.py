@@ -315,9 +315,7 @@ STDLIB = [
     Case("json round trip, compact (text: derivative 0)", S.js_round_trip, 0.7, lambda x: 0,
          rel=0),
     Case("json round trip, indented (text: derivative 0) + x", S.js_round_trip_indented, 0.7,
-         lambda x: 1, rel=0,
-         fails=refused("3.13's json encodes indented output in C too: '_json.<_json.Encoder "
-                       "object at 0x...>'") if _PY >= (3, 13) else ()),
+         lambda x: 1, rel=0),
 ]
 
 RECIPES = [
@@ -512,9 +510,7 @@ EVERYDAY = [
     Case("NormalDist.zscore", S.st_normal_zscore, 0.7, lambda x: Fraction(1, 2)),
     Case("NormalDist.overlap", S.st_normal_overlap, 0.7,
          lambda x: mpdiff(lambda t: 2 * mpmath.ncdf(-t / 2), x)),
-    Case("NormalDist.samples(seed=1)", S.st_normal_samples, 0.7, lambda x: 3,
-         fails=refused("3.13's samples calls _statistics._normal_dist_inv_cdf (C, no rule)")
-         if _PY >= (3, 13) else ()),
+    Case("NormalDist.samples(seed=1)", S.st_normal_samples, 0.7, lambda x: 3),
     Case("math.sumprod (3.12+)", S.m_sumprod, 0.7, lambda x: 5,
          marks=[pytest.mark.skipif(_PY < (3, 12), reason="math.sumprod is new in 3.12")],
          fails=refused("math.sumprod runs in C and has no rule")),
