@@ -23,6 +23,7 @@ from collections.abc import Collection
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
+from contexts.layer import enclosed
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
@@ -261,37 +262,79 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
             return tag(ans, d0(x.meta, ans, value))
         return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
 
-    return unary
+    def enclosed_by(dispatch: Callable) -> Callable:
+        """`unary` as a derivative enclosing this one runs it: the primal and the
+        tangent computed by the enclosing context's own rules (a tower's outer
+        tangents follow), the rest native."""
+        f_there, d0_there = dispatch(f), dispatch(d0)
+
+        def unary_enclosed(x=_ABSENT, *more, **kwargs):
+            if type(x) is Tagged and x.tag is mine and not (more or kwargs):
+                value = x.value
+                ans = f_there(value)
+                return tag(ans, d0_there(x.meta, ans, value))
+            return dispatch(general)(*(() if x is _ABSENT else (x, *more)), **kwargs)
+
+        return unary_enclosed
+
+    return enclosed(unary, enclosed_by)
 
 
 def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
             general: Callable, tag: Callable) -> Callable:
     mine = ctx.tag
 
-    def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
-        if y is not _ABSENT and not (more or kwargs):
-            if type(x) is Tagged:
-                if x.tag is mine:
+    def rule(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
+             scalar: Callable) -> Callable:
+        """The rule of `f`, from the functions that compute its primal, its two
+        tangent terms and their sum, its general case, and the test of an operand
+        that is a constant to this derivative."""
+
+        def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
+            if y is not _ABSENT and not (more or kwargs):
+                x_mine = type(x) is Tagged and x.tag is mine
+                y_mine = type(y) is Tagged and y.tag is mine
+                if x_mine:
                     vx = x.value
-                    if type(y) is Tagged:
-                        if y.tag is mine:
-                            vy = y.value
-                            ans = f(vx, vy)
-                            return tag(ans, d0(x.meta, ans, vx, vy)
-                                       + d1(y.meta, ans, vx, vy))
-                    elif type(y) in SCALARS:
+                    if y_mine:
+                        vy = y.value
+                        ans = f(vx, vy)
+                        return tag(ans, add(d0(x.meta, ans, vx, vy), d1(y.meta, ans, vx, vy)))
+                    if scalar(y):
                         ans = f(vx, y)
                         return tag(ans, d0(x.meta, ans, vx, y))
-            elif type(y) is Tagged:
-                if y.tag is mine and type(x) in SCALARS:
-                    vy = y.value
-                    ans = f(x, vy)
-                    return tag(ans, d1(y.meta, ans, x, vy))
-            elif type(x) in SCALARS and type(y) in SCALARS:
-                return f(x, y)
-        return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
+                elif y_mine:
+                    if scalar(x):
+                        vy = y.value
+                        ans = f(x, vy)
+                        return tag(ans, d1(y.meta, ans, x, vy))
+                elif scalar(x) and scalar(y):
+                    return f(x, y)
+            return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
 
-    return binary
+        return binary
+
+    def enclosed_by(dispatch: Callable) -> Callable:
+        """The rule as a derivative enclosing this one runs it: the primal, the
+        tangent terms and their sum computed by the enclosing context's own rules
+        (a tower's outer tangents follow), the rest native."""
+        return rule(dispatch(f), dispatch(d0), dispatch(d1), dispatch(operator.add),
+                    lambda *args, **kwargs: dispatch(general)(*args, **kwargs),
+                    _scalar_beneath)
+
+    return enclosed(rule(f, d0, d1, operator.add, general, _is_scalar), enclosed_by)
+
+
+def _is_scalar(value: Any) -> bool:
+    return type(value) in SCALARS
+
+
+def _scalar_beneath(value: Any) -> bool:
+    """Whether `value` is a number under the tags of the derivatives enclosing
+    this one (their rules take it): what the enclosing contexts' `type` says."""
+    while type(value) is Tagged:
+        value = value.value
+    return type(value) in SCALARS
 
 
 # Constant functions whose answer, given a user object, is what the object's

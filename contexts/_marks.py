@@ -82,6 +82,23 @@ def shortcut(fast: Any, general: Any) -> Any:
     return fast
 
 
+ENCLOSED = "__ovd_enclosed__"  # where `enclosed` records how an enclosing context runs a function
+
+
+def enclosed(fast: Any, build: Any) -> Any:
+    """Mark the function `fast` with `build(dispatch)`, the function an enclosing
+    context without hooks or passes runs in its place, natively: `dispatch` is that
+    context's resolution of a callee (what runs for it there), through which the
+    built function makes the calls the enclosing context must see. A nested
+    derivative's rule is one: its bookkeeping (which argument carries its own tag)
+    is nothing to the enclosing one, which must see only the arithmetic; run
+    transformed, the bookkeeping would cost dozens of calls per operation. A
+    context with hooks or passes runs `fast` transformed, as any function.
+    Returns `fast`."""
+    setattr(fast, ENCLOSED, build)
+    return fast
+
+
 def slotlike(f: Any) -> Any:
     """Mark a dunder written in Python to be run as a C slot would be: natively,
     unseen by hooks, by the operators a context runs (a wrapper type's dunders)."""

@@ -20,7 +20,7 @@ from contexts import _conversions, _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import cell_values, closure
 from contexts._compile import bind
-from contexts._marks import SLOW, shortcut
+from contexts._marks import ENCLOSED, SLOW, shortcut
 from contexts._model_support import bad_init_result
 from contexts._profile import Profile, profile_of
 from contexts._operators import OPERATOR_FUNCTIONS
@@ -112,6 +112,10 @@ class Runtime:
             # an inner context's fast path: run the general code it stands for
             stands_for = key.__dict__[SLOW]
             return lambda f, bound: self.resolve(stands_for, primitives)
+        if type(key) is types.FunctionType and ENCLOSED in key.__dict__ and \
+                not (self.mode.hooked or self.mode.passes):
+            native = key.__dict__[ENCLOSED](self.dispatch)
+            return lambda f, bound: native
         if primitives:
             method = self.primitive_for(f, key)
             if method is not None:

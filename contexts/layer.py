@@ -22,7 +22,7 @@ nothing by default. The rest of this module is the engine's parts a layer may
 build on: its view of types (`class_attribute`, the attribute routes, the
 type-checked caches), the models of builtins to `recurse` into, pass-building
 helpers, the markers (`nativecalls`, `quietmodule` and `seen`, `shortcut`,
-`slotlike`) and their compiler. A layer uses these and the public API,
+`enclosed`, `slotlike`) and their compiler. A layer uses these and the public API,
 never a private module.
 """
 
@@ -35,7 +35,7 @@ from contexts._context import Layer, NoMetaData
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
-from contexts._marks import nativecalls, quietmodule, seen, shortcut, slotlike
+from contexts._marks import enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
                               reversed_sequence)
@@ -53,6 +53,7 @@ __all__ = [
     # models of builtins, and the engine-side markers
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "merge_order",
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
+    "enclosed",
     "precompile",
     "hide_frames_from",
     # building passes
