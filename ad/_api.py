@@ -1,10 +1,11 @@
 """`D`, `jvp`, `gradient`, `jacobian` and `hessian`.
 
-Each derivative makes a fresh tagging context (a fresh tag, so no two
+Each derivative takes a tagging context with a fresh tag (so no two
 derivatives, nested or side by side, share one), tags the inputs with their
-tangents, runs `f` in it and reads the tangents of what comes back. Nothing
-is kept between calls, so threads, asyncio tasks and worker processes need no
-coordination.
+tangents, runs `f` in it and reads the tangents of what comes back. The
+context, with what it resolved, is reused by later derivatives on the same
+thread (`_pool`); nothing else is kept between calls, so threads, asyncio
+tasks and worker processes need no coordination.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence
 
 from contexts import overdub
-from tagging import enabletagging, tag, untag
+from contexts.layer import nativecalls
+from tagging import tag, untag
 
-from ad._context import Differentiation
 from ad._errors import describe
 from ad._numbers import is_number, one_like
+from ad._pool import give_back, take
 from ad._structure import tangent_of, tangents_of
+
+nativecalls(__name__, "take", "give_back")  # a derivative enclosing this one sees neither
 
 _MISSING = object()
 
@@ -69,11 +73,14 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
                          f"and {len(tangents)} tangents")
     for x in (*primals, *tangents):
         _check_point(x, "jvp", f)
-    ctx = enabletagging(Differentiation(), f)
-    result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
-    if ctx.refused is not None:  # refused inside `f`, and caught there
-        raise ctx.refused
-    return untag(result, ctx), _tangents(result, ctx, f)
+    ctx = take(f)
+    try:
+        result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+        if ctx.refused is not None:  # refused inside `f`, and caught there
+            raise ctx.refused
+        return untag(result, ctx), _tangents(result, ctx, f)
+    finally:
+        give_back(ctx)
 
 
 def gradient(f: Callable, xs: Sequence) -> list:

@@ -41,6 +41,12 @@ class Differentiation(Context):
 
     refused: NonDifferentiableError | None = None  # the first refusal of the run
 
+    def begin(self) -> None:
+        """Forget the previous run's refusal and memo (see `ad._pool`): a context
+        is reused, with a fresh tag, for many derivatives."""
+        self.refused = None
+        self.__dict__.pop("_memo", None)
+
     def refuse(self, error: NonDifferentiableError) -> NonDifferentiableError:
         """`error`, remembered: the derivative raises it at its end even when `f`
         caught it (a user's `except TypeError`), so a refusal is never swallowed
@@ -253,10 +259,8 @@ _ABSENT = object()
 
 def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
            tag: Callable) -> Callable:
-    mine = ctx.tag
-
     def unary(x=_ABSENT, *more, **kwargs):
-        if type(x) is Tagged and x.tag is mine and not (more or kwargs):
+        if type(x) is Tagged and x.tag is ctx.tag and not (more or kwargs):
             value = x.value
             ans = f(value)
             return tag(ans, d0(x.meta, ans, value))
@@ -269,7 +273,7 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
         f_there, d0_there = dispatch(f), dispatch(d0)
 
         def unary_enclosed(x=_ABSENT, *more, **kwargs):
-            if type(x) is Tagged and x.tag is mine and not (more or kwargs):
+            if type(x) is Tagged and x.tag is ctx.tag and not (more or kwargs):
                 value = x.value
                 ans = f_there(value)
                 return tag(ans, d0_there(x.meta, ans, value))
@@ -282,8 +286,6 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
 
 def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
             general: Callable, tag: Callable) -> Callable:
-    mine = ctx.tag
-
     def rule(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
              scalar: Callable) -> Callable:
         """The rule of `f`, from the functions that compute its primal, its two
@@ -292,6 +294,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
 
         def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
             if y is not _ABSENT and not (more or kwargs):
+                mine = ctx.tag
                 x_mine = type(x) is Tagged and x.tag is mine
                 y_mine = type(y) is Tagged and y.tag is mine
                 if x_mine:
@@ -349,18 +352,16 @@ _ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     """A function whose result carries no tangent runs natively on the plain values:
     what it computes is right without the engine (a user `__lt__` reads a plain heap)."""
-    mine = ctx.tag
     if f in _ANSWERED_BY_A_DUNDER:
-        return _dunder_constant(ctx, f, _plain_constant(f, mine))
-    return _plain_constant(f, mine)
+        return _dunder_constant(ctx, f, _plain_constant(f, ctx))
+    return _plain_constant(f, ctx)
 
 
 def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
     """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
 
-    mine = ctx.tag
-
     def answered(*args, **kwargs):
+        mine = ctx.tag
         for a in args[:2]:
             if type(a) not in SCALARS and type(a) is not Tagged:
                 # (a number beside it is given plain, as the constant takes it)
@@ -372,8 +373,9 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
     return answered
 
 
-def _plain_constant(f: Callable, mine: Any) -> Callable:
+def _plain_constant(f: Callable, ctx: Differentiation) -> Callable:
     def constant(*args, **kwargs):
+        mine = ctx.tag
         if len(args) == 2 and not kwargs:  # `<`, `is`, `isinstance`: unrolled
             a, b = args
             return f(a.value if type(a) is Tagged and a.tag is mine else a,

@@ -35,7 +35,7 @@ def cell_values(runtime: Any) -> tuple[dict, Callable]:
     if ovd is not None and (runtime.profile.primitives or runtime.layer is not None):
         ovd = _primitives_first(runtime, ovd)
     values = {"res": runtime.dispatch, "table": runtime.resolved, "ctx": runtime.ctx,
-              "visible": _visible}
+              "visible": _visible, "made": runtime.make}
     operator_helpers = None
     if runtime.mode.hooked:
         helpers, operator_helpers = _helpers(runtime, pre, post, ovd, values)
@@ -104,11 +104,10 @@ def _primitives_first(runtime: Any, overdub: Callable) -> Callable:
     `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
     so are the built-in primitives of the context's layer.
     """
-    layer = runtime.layer
-
     def primitives_first(f, /, *args, **kwargs):
         key, bound = split(f)
         method = nooverdub(runtime.primitive_for)(f, key)
+        layer = runtime.layer
         if method is None and layer is not None:
             method = nooverdub(layer.builtin)(runtime.ctx, key, f)
         if method is None:

@@ -8,7 +8,9 @@ unpacking; `yield from s` has its own helper, `yfrom`; a quiet body's loops
 `__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
 property's getter and setter are calls in the context; `with m:` becomes
 `with __ovd0_with__(m):`, so `__enter__` and `__exit__` are. The helpers
-(`_implicit_runtime`) run natively what runs no Python code.
+(`_implicit_runtime`) run natively what runs no Python code. A generator
+expression is handed to `made`, so the runtime knows which generators its
+code made (a context is reused only when none can run again).
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ class ImplicitMixin(BodyTransformer):
         node = self.generic_visit(node)
         if self.iterating:
             node.iter = self.wrap(node.iter)
+        return node
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> ast.AST:
+        """`(... for ...)` becomes `__ovd0_made__(...)`: the runtime keeps track of
+        the generators its code makes (`_runtime.idle`)."""
+        node = self.generic_visit(node)
+        if self.iterating:
+            return self.helper("made", [node], node)
         return node
 
     def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.AST:

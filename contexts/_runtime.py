@@ -12,6 +12,7 @@ so nothing pins `self`.
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 import weakref
 from typing import Any, Callable
@@ -20,7 +21,7 @@ from contexts import _conversions, _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import cell_values, closure
 from contexts._compile import bind
-from contexts._marks import ENCLOSED, SLOW, shortcut
+from contexts._marks import ENCLOSED, SLOW, enclosed, shortcut
 from contexts._model_support import bad_init_result
 from contexts._profile import Profile, profile_of
 from contexts._operators import OPERATOR_FUNCTIONS
@@ -54,6 +55,9 @@ class Runtime:
         self.closures: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.dispatch = _make_dispatch(self.resolved, self._miss)
+        # What its code made that may run again later: generators, coroutines.
+        self.made: weakref.WeakSet = weakref.WeakSet()
+        self.make = _maker(self.made)
         self.values, self.operator_helpers = cell_values(self)
         self.cells: dict = {}
 
@@ -174,18 +178,21 @@ class Runtime:
         return general
 
     def transformed(self, f: types.FunctionType) -> Callable | None:
-        found = self.functions.get(f)
-        if found is None and f not in self.functions:
-            try:
-                result = transform(f, self.mode)
-            except NoSource as why:
-                self.reasons[f] = str(why)
-                if self.ctx.warn_unseen_code:
-                    warn_unseen(f, str(why))
-                found = None
-            else:
-                found = bind(result.code, f, closure(self, result, f))
-            self.functions[f] = found
+        entry = self.functions.get(f)
+        if entry is not None:
+            return entry[1]
+        try:
+            result = transform(f, self.mode)
+        except NoSource as why:
+            self.reasons[f] = str(why)
+            if self.ctx.warn_unseen_code:
+                warn_unseen(f, str(why))
+            found = None
+        else:
+            found = bind(result.code, f, closure(self, result, f))
+            if result.code.co_flags & _SUSPENDING:
+                found = _made_by(found, self.make)
+        self.functions[f] = (f.__code__, found)  # the code it was made from
         return found
 
     def foreign(self, f: Callable) -> Callable:
@@ -200,21 +207,90 @@ class Runtime:
     def cell(self, identifier: str) -> types.CellType:
         found = self.cells.get(identifier)
         if found is None:
-            what = identifier[identifier.index("_", 5) + 1:-2]
-            value = self.values[what] if what in self.values else self.operator_helpers(what)
-            found = self.cells[identifier] = types.CellType(value)
+            found = self.cells[identifier] = types.CellType(self._cell_value(identifier))
         return found
+
+    def _cell_value(self, identifier: str) -> Any:
+        what = identifier[identifier.index("_", 5) + 1:-2]
+        return self.values[what] if what in self.values else self.operator_helpers(what)
+
+    def relayer(self) -> None:
+        """Take the context's new layer (of the same type as the old): its cells are
+        refilled, so the code bound to them runs with the new layer. What was
+        resolved is kept: a layer's builtins and foreign runners, and the
+        context's primitives, read the layer from the context when they run.
+        Functions whose code was replaced since they were bound are bound anew."""
+        self.layer = self.ctx.tag
+        self.values, self.operator_helpers = cell_values(self)
+        for identifier, cell in self.cells.items():
+            cell.cell_contents = self._cell_value(identifier)
+        replaced = [f for f, (code, _bound) in list(self.functions.items())
+                    if f.__code__ is not code]
+        for f in replaced:
+            del self.functions[f]
+            self.resolved.pop(f, None)
+            self.closures.pop(f, None)
 
 
 def runtime_of(ctx: Any) -> Runtime:
     """The context's runtime, rebuilt if its class (or a base) changed what it
-    intercepts, or the context's passes changed, since it was made."""
+    intercepts, or the context's passes changed, since it was made; given its
+    new layer if the context was given another of the same type (`relayer`)."""
     runtime = ctx._runtime
-    if runtime is None or runtime.profile.stale or runtime.passes is not ctx.passes:
-        layer = ctx.tag
+    layer = ctx.tag
+    if runtime is None or runtime.profile.stale or runtime.passes is not ctx.passes or \
+            type(runtime.layer) is not type(layer):
         runtime = Runtime(ctx, profile_of(type(ctx), None if layer is None else type(layer)))
         ctx._runtime = runtime
+    elif runtime.layer is not layer:
+        runtime.relayer()
     return runtime
+
+
+def idle(ctx: Any) -> bool:
+    """Whether no code that ran in `ctx` can run again: no generator or coroutine
+    made by its transformed code is suspended, or not yet started. A context
+    reused for another run, with another layer, must be idle: such a frame
+    would go on with the new layer's cells, holding the old layer's values. (A
+    frame kept by a traceback has ended: it runs nothing.) Known only where the
+    engine marks where generator expressions are made, as it does when the
+    context watches protocols (every context with a layer does)."""
+    runtime = ctx._runtime
+    if runtime is None:
+        return True
+    if not runtime.mode.protocols:
+        return False
+    return not any(_suspended_frame(made) is not None for made in list(runtime.made))
+
+
+def _suspended_frame(made: Any) -> Any:
+    """The frame of a generator, coroutine or async generator; None once it ended."""
+    return getattr(made, _FRAMES.get(type(made), "gi_frame"), None)
+
+
+_FRAMES = {types.CoroutineType: "cr_frame", types.AsyncGeneratorType: "ag_frame"}
+_SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | \
+    inspect.CO_ITERABLE_COROUTINE
+
+
+def _maker(made: weakref.WeakSet) -> Callable:
+    """The cell `made`: a generator or coroutine the context's code just made, kept
+    track of (see `idle`). An enclosing context runs it natively: it is the
+    engine's bookkeeping, not the program's."""
+    def make(suspendable: Any) -> Any:
+        made.add(suspendable)
+        return suspendable
+
+    return enclosed(make, lambda dispatch: make)
+
+
+def _made_by(function: Callable, made: Callable) -> Callable:
+    """A generator or coroutine function whose generators (coroutines) the
+    runtime keeps track of, weakly, with `made` (see `idle`)."""
+    def making(*args, **kwargs):
+        return made(function(*args, **kwargs))
+
+    return making
 
 
 def _mode_of(ctx: Any, profile: Profile) -> Mode:

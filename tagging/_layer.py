@@ -76,7 +76,7 @@ class Tag(Layer):
         return _foreign_result(self, f, args, f(*args, **kwargs))
 
     def foreign_runner(self, ctx: Any, f: Callable) -> Callable:
-        return _foreign_runner(self, f)
+        return _foreign_runner(ctx, f)
 
     def finish_run(self, ctx: Any) -> None:
         if self.store.added:
@@ -88,12 +88,13 @@ class Tag(Layer):
         return _cells(self, runtime)
 
 
-def _foreign_runner(tag: Tag, f: Callable) -> Callable:
+def _foreign_runner(ctx: Any, f: Callable) -> Callable:
     """`call_foreign` for one callee, in one frame for one or two arguments (an
-    operator's). Plain Python, so a context running this one sees its call of `f`."""
-    store = tag.store
+    operator's). Plain Python, so a context running this one sees its call of `f`.
+    The tag is the context's when it runs (a context may get a fresh one per run)."""
 
     def run(*args, **kwargs):
+        tag = ctx.tag
         if kwargs or len(args) > 2:
             args, kwargs = _own_arguments(tag, args, kwargs)
             return _foreign_result(tag, f, args, f(*args, **kwargs))
@@ -113,7 +114,7 @@ def _foreign_runner(tag: Tag, f: Callable) -> Callable:
             args = (a,)
         else:
             result = f()
-        if type(result) in _BUILT and (store.entries or store.members):
+        if type(result) in _BUILT and (tag.store.entries or tag.store.members):
             return _foreign_result(tag, f, args, result)
         return result
 

@@ -20,14 +20,14 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
-from tagging._layer import keeps_element_metadata
+from tagging._layer import Tag, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
 from tagging._tag import tag
 from tagging._tagged import Tagged, rawest, transparent
 
 __all__ = ["carries_metadata", "keeps_element_metadata", "tagger", "rawest", "dropped",
-           "WAYS_OUT"]
+           "WAYS_OUT", "retag"]
 
 _new = object.__new__
 
@@ -93,11 +93,19 @@ def _still_holds(container: Any, slot: Any, raw: Any) -> bool:
         return getattr(container, slot, None) is raw if type(slot) is str else False
 
 
+def retag(ctx: Any) -> None:
+    """Give the tagging context `ctx` a fresh tag, in place: a context reused for
+    another run (its resolved callees and bound code kept) that must not confuse
+    that run's values with an earlier one's. Reuse only a context that is idle
+    (`contexts.layer.idle`): a generator of an earlier run would go on under the
+    fresh tag."""
+    ctx.tag = Tag(type(ctx).__name__)
+
+
 def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
     """`tag(value, ctx, meta)` for one context, as `tagger(ctx)(value, meta)`, its
     checks done once per (value type, metadata type). Like `tag`, a context
     running another's code calls it as it is, without looking into it."""
-    own = ctx.tag
     accepted: set = set()  # (value type, metadata type) pairs `tag` took
 
     def tag_for_ctx(value: Any, meta: Any) -> Tagged:
@@ -108,7 +116,7 @@ def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
                 accepted.add((kind, type(meta)))
             return tagged
         tagged = _new(Tagged)
-        tagged.tag = own
+        tagged.tag = ctx.tag  # the context's tag when it runs (`retag`)
         tagged.value = value * 1.0 if kind is float else fresh(value)
         tagged.meta = meta
         return tagged
