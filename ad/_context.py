@@ -259,38 +259,40 @@ _ABSENT = object()
 
 def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
            tag: Callable) -> Callable:
-    def unary(x=_ABSENT, *more, **kwargs):
-        if type(x) is Tagged and x.tag is ctx.tag and not (more or kwargs):
-            value = x.value
-            ans = f(value)
-            return tag(ans, d0(x.meta, ans, value))
-        return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
+    def rule(f: Callable, d0: Callable, general: Callable, beneath: Callable) -> Callable:
+        """The rule of `f`, from the functions that compute its primal and its
+        tangent, its general case, and the test of a value that is a constant to
+        this derivative beyond the plain numbers (`_scalar_beneath`)."""
 
-    def enclosed_by(dispatch: Callable) -> Callable:
-        """`unary` as a derivative enclosing this one runs it: the primal and the
+        def unary(x=_ABSENT, *more, **kwargs):
+            if not (more or kwargs):
+                if type(x) is Tagged and x.tag is ctx.tag:
+                    value = x.value
+                    ans = f(value)
+                    return tag(ans, d0(x.meta, ans, value))
+                if type(x) in SCALARS or beneath(x):  # `-0.1`: a constant
+                    return f(x)
+            return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
+
+        return unary
+
+    def built(f: Callable, d0: Callable, general: Callable, beneath: Callable) -> Callable:
+        """The rule, and how a derivative enclosing it runs it: the primal and the
         tangent computed by the enclosing context's own rules (a tower's outer
-        tangents follow), the rest native."""
-        f_there, d0_there = dispatch(f), dispatch(d0)
+        tangents follow), the rest native; and so on for one enclosing that one."""
+        return enclosed(rule(f, d0, general, beneath), lambda dispatch: built(
+            dispatch(f), dispatch(d0), _dispatched(dispatch, general), _scalar_beneath))
 
-        def unary_enclosed(x=_ABSENT, *more, **kwargs):
-            if type(x) is Tagged and x.tag is ctx.tag and not (more or kwargs):
-                value = x.value
-                ans = f_there(value)
-                return tag(ans, d0_there(x.meta, ans, value))
-            return dispatch(general)(*(() if x is _ABSENT else (x, *more)), **kwargs)
-
-        return unary_enclosed
-
-    return enclosed(unary, enclosed_by)
+    return built(f, d0, general, _no)
 
 
 def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
             general: Callable, tag: Callable) -> Callable:
     def rule(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
-             scalar: Callable) -> Callable:
+             beneath: Callable) -> Callable:
         """The rule of `f`, from the functions that compute its primal, its two
         tangent terms and their sum, its general case, and the test of an operand
-        that is a constant to this derivative."""
+        that is a constant to this derivative beyond the plain numbers."""
 
         def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
             if y is not _ABSENT and not (more or kwargs):
@@ -303,33 +305,42 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                         vy = y.value
                         ans = f(vx, vy)
                         return tag(ans, add(d0(x.meta, ans, vx, vy), d1(y.meta, ans, vx, vy)))
-                    if scalar(y):
+                    if type(y) in SCALARS or beneath(y):
                         ans = f(vx, y)
                         return tag(ans, d0(x.meta, ans, vx, y))
                 elif y_mine:
-                    if scalar(x):
+                    if type(x) in SCALARS or beneath(x):
                         vy = y.value
                         ans = f(x, vy)
                         return tag(ans, d1(y.meta, ans, x, vy))
-                elif scalar(x) and scalar(y):
+                elif (type(x) in SCALARS or beneath(x)) and (type(y) in SCALARS or beneath(y)):
                     return f(x, y)
             return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
 
         return binary
 
-    def enclosed_by(dispatch: Callable) -> Callable:
-        """The rule as a derivative enclosing this one runs it: the primal, the
+    def built(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
+              beneath: Callable) -> Callable:
+        """The rule, and how a derivative enclosing it runs it: the primal, the
         tangent terms and their sum computed by the enclosing context's own rules
-        (a tower's outer tangents follow), the rest native."""
-        return rule(dispatch(f), dispatch(d0), dispatch(d1), dispatch(operator.add),
-                    lambda *args, **kwargs: dispatch(general)(*args, **kwargs),
-                    _scalar_beneath)
+        (a tower's outer tangents follow), the rest native; and so on for one
+        enclosing that one."""
+        return enclosed(rule(f, d0, d1, add, general, beneath), lambda dispatch: built(
+            dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
+            _dispatched(dispatch, general), _scalar_beneath))
 
-    return enclosed(rule(f, d0, d1, operator.add, general, _is_scalar), enclosed_by)
+    return built(f, d0, d1, operator.add, general, _no)
 
 
-def _is_scalar(value: Any) -> bool:
-    return type(value) in SCALARS
+def _dispatched(dispatch: Callable, general: Callable) -> Callable:
+    """`general` as an enclosing context runs it, resolved when first needed (a
+    rule's general case is its rare one)."""
+    return lambda *args, **kwargs: dispatch(general)(*args, **kwargs)
+
+
+def _no(value: Any) -> bool:
+    """Outside any other derivative, nothing but a plain number is a constant."""
+    return False
 
 
 def _scalar_beneath(value: Any) -> bool:

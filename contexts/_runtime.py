@@ -112,14 +112,15 @@ class Runtime:
 
     def _binding(self, f: Callable, key: Any, primitives: bool) -> Callable:
         """`(f, bound) -> what runs`: how the canonical `key` runs, bound to `bound`."""
+        if type(key) is types.FunctionType and ENCLOSED in key.__dict__ and \
+                not (self.mode.hooked or self.mode.passes):
+            # an inner context's function that says how it runs in this one
+            native = key.__dict__[ENCLOSED](self.dispatch)
+            return lambda f, bound: native
         if type(key) is types.FunctionType and SLOW in key.__dict__:
             # an inner context's fast path: run the general code it stands for
             stands_for = key.__dict__[SLOW]
             return lambda f, bound: self.resolve(stands_for, primitives)
-        if type(key) is types.FunctionType and ENCLOSED in key.__dict__ and \
-                not (self.mode.hooked or self.mode.passes):
-            native = key.__dict__[ENCLOSED](self.dispatch)
-            return lambda f, bound: native
         if primitives:
             method = self.primitive_for(f, key)
             if method is not None:

@@ -21,7 +21,7 @@ import types
 from collections import deque
 from typing import Any, Callable
 
-from contexts.layer import GETTERS, SETTERS, shortcut
+from contexts.layer import GETTERS, SETTERS, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
@@ -175,7 +175,28 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
                 return bound(runner, obj)
         return dispatch(aload(obj, name))
 
-    return shortcut(method, functools.partial(primitives.method_of, ctx, dispatch))
+    general = functools.partial(primitives.method_of, ctx, dispatch)
+    entries = ctx.tag.store.entries
+
+    def enclosed_by(outer_getattr: Callable, outer_general: Callable) -> Callable:
+        """`method` as a context enclosing this one runs it (a derivative of a
+        derivative): a module's function (`math.sin`), with no metadata here, read by
+        the enclosing context's `getattr` and resolved here, natively; anything else
+        by the general path, which the enclosing context runs, seeing every step.
+        And so on for a context enclosing that one."""
+        def method_enclosed(obj, name):
+            if type(obj) is types.ModuleType and name in obj.__dict__ and \
+                    id(obj) not in entries and id(obj.__dict__) not in entries:
+                found = outer_getattr(obj, name)
+                if type(found) is not Tagged:
+                    return dispatch(found)
+            return outer_general(obj, name)
+
+        return enclosed(method_enclosed, lambda outer: enclosed_by(
+            outer(outer_getattr), outer(outer_general)))
+
+    return enclosed(shortcut(method, general),
+                    lambda outer: enclosed_by(outer(getattr), outer(general)))
 
 
 def _dispatched(dispatch: Callable, operation: Callable, *args: Any) -> Any:
