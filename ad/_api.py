@@ -10,11 +10,13 @@ tasks and worker processes need no coordination.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, Iterable, Sequence
 
 from contexts import overdub
-from contexts.layer import nativecalls
+from contexts.layer import enclosed, nativecalls
 from tagging import tag, untag
+from tagging.layer import rawest
 
 from ad._errors import describe
 from ad._numbers import is_number, one_like
@@ -38,6 +40,18 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
         return Derivative(f)
     _check_point(x, "D", f)
     return jvp(f, (x,), (one_like(x),))[1]
+
+
+def _D_inside(run_in: Callable) -> Callable:
+    """`D` as a derivative enclosing it runs it (see `_inside`)."""
+    def D_inside(f: Callable, x: Any = _MISSING) -> Any:
+        check_callable(f, "D")
+        if x is _MISSING:
+            return Derivative(f)
+        _check_point(rawest(x), "D", f)
+        return _derivative(f, (x,), (one_like(rawest(x)),), run_in)[1]
+
+    return enclosed(D_inside, lambda outer: _D_inside(outer(run_in)))
 
 
 class Derivative:
@@ -68,19 +82,61 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     """`(f(*primals), its derivative in the direction of tangents)`."""
     check_callable(f, "jvp")
     primals, tangents = tuple(primals), tuple(tangents)
+    _check_pairs(f, primals, tangents)
+    return _derivative(f, primals, tangents, overdub)
+
+
+def _jvp_inside(run_in: Callable, items: Callable) -> Callable:
+    """`jvp` as a derivative enclosing it runs it (see `_inside`): the primals and
+    tangents are read through it, as they may carry its tangents in their slots."""
+    def jvp_inside(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
+        check_callable(f, "jvp")
+        primals, tangents = items(primals), items(tangents)
+        _check_pairs(f, primals, tangents)
+        return _derivative(f, primals, tangents, run_in)
+
+    return enclosed(jvp_inside, lambda outer: _jvp_inside(outer(run_in), outer(items)))
+
+
+def _check_pairs(f: Callable, primals: tuple, tangents: tuple) -> None:
     if len(primals) != len(tangents):
         raise ValueError(f"jvp() needs one tangent per primal; got {len(primals)} primals "
                          f"and {len(tangents)} tangents")
     for x in (*primals, *tangents):
-        _check_point(x, "jvp", f)
+        _check_point(rawest(x), "jvp", f)
+
+
+def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable) -> tuple:
+    """`(f(*primals), its derivative)`: `f` run by `run_in(ctx, f, *args)` (`overdub`)
+    in a context taken with a fresh tag, the primals tagged with their tangents."""
     ctx = take(f)
     try:
-        result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+        result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
         if ctx.refused is not None:  # refused inside `f`, and caught there
             raise ctx.refused
-        return untag(result, ctx), _tangents(result, ctx, f)
+        return untag(result, ctx), _tangents(result, ctx, f, run_in)
     finally:
         give_back(ctx)
+
+
+def _inside(dispatch: Callable) -> tuple:
+    """How a derivative enclosing them runs `D` and `jvp` (`dispatch` is its
+    resolution): their checks and the tagging of the point natively, the run of
+    `f` by it (`overdub` as it runs it). Run transformed by it instead, each
+    inner derivative's bookkeeping would cost it hundreds of operations."""
+    return dispatch(overdub), _items_through(dispatch)
+
+
+def _items_through(dispatch: Callable) -> Callable:
+    """The items of a sequence, each read by `dispatch`'s `getitem`: a list made in
+    an enclosing derivative keeps its tangents in that derivative's store."""
+    as_tuple, get = dispatch(tuple), dispatch(operator.getitem)
+
+    def items(sequence: Any) -> tuple:
+        sequence = as_tuple(sequence)
+        return tuple([get(sequence, index) for index in range(len(sequence))])
+
+    return items
 
 
 def gradient(f: Callable, xs: Sequence) -> list:
@@ -144,16 +200,16 @@ def _called_with_list(f: Callable) -> Callable:
     return with_list
 
 
-def _tangents(result: Any, ctx: Any, f: Callable) -> Any:
-    if callable(result) and not is_number(untag(result, ctx)):
+def _tangents(result: Any, ctx: Any, f: Callable, run_in: Callable) -> Any:
+    if callable(result) and not is_number(rawest(untag(result, ctx))):
         raise TypeError(
             f"{describe(f)} returned a function; derivatives of function-valued "
             "functions are not supported. Differentiate the value it computes instead: "
             "D(lambda x: f(x)(y), x0)")
-    if is_number(untag(result, ctx)):
+    if is_number(rawest(untag(result, ctx))):
         return tangent_of(result, ctx)
     try:
-        return overdub(ctx, tangents_of, result, ctx)
+        return run_in(ctx, tangents_of, result, ctx)
     except TypeError as error:
         raise TypeError(f"{describe(f)}: {error}") from None
 
@@ -195,3 +251,7 @@ def _check_points(xs: Any, caller: str, f: Callable) -> int:
     for x in xs:
         _check_point(x, caller, f)
     return len(xs)
+
+
+enclosed(D, lambda dispatch: _D_inside(_inside(dispatch)[0]))
+enclosed(jvp, lambda dispatch: _jvp_inside(*_inside(dispatch)))

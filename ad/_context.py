@@ -77,6 +77,30 @@ class Differentiation(Context):
 
     crossing = primitive(CROSSINGS, told=True)(crossing)  # threads, processes, queues
 
+    def fallback_inside(self, f: Callable, dispatch: Callable) -> Callable:
+        """The foreign call of `f` as a derivative enclosing this one runs it
+        (`dispatch` is its resolution): given nothing that may carry this
+        derivative's tangent, the enclosing derivative's own call of `f`, with no
+        step of this one to run; otherwise `fallback`, which it runs, seeing every
+        step. And so on for one enclosing that one."""
+        receiver = _receiver(f)
+        general = functools.partial(self.fallback, f)
+
+        def built(target: Callable, general: Callable) -> Callable:
+            def fallback_enclosed(*args, **kwargs):
+                if not (any(_may_carry(a, self) for a in args) or kwargs and any(
+                        _may_carry(v, self) for v in kwargs.values()) or receiver is not None
+                        and carries_metadata(receiver, self)):
+                    return target(*args, **kwargs)
+                return general(*args, **kwargs)
+
+            return enclosed(fallback_enclosed, lambda outer: built(
+                outer(target), _dispatched(outer, general)))
+
+        if type(f) is _CACHED:  # an `lru_cache`d function: its body runs here
+            return _dispatched(dispatch, general)
+        return built(dispatch(f), _dispatched(dispatch, general))
+
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         if type(f) is _CACHED:
             return _memoised(self, f, args, kwargs)

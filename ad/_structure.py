@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from tagging import hasmetadata, metadata, untag
+from tagging.layer import rawest
 
 from ad._numbers import is_number, zero_like
 
@@ -46,8 +47,10 @@ def tangents_of(value: Any, ctx: Any) -> Any:
 
 
 def tangent_of(value: Any, ctx: Any) -> Any:
-    """The tangent of a number: its metadata, or a zero of its type."""
-    return metadata(value, ctx) if hasmetadata(value, ctx) else zero_like(untag(value, ctx))
+    """The tangent of a number: its metadata, or a zero of its type (a plain zero,
+    whatever derivatives enclosing this one say of the number)."""
+    return metadata(value, ctx) if hasmetadata(value, ctx) else \
+        zero_like(rawest(untag(value, ctx)))
 
 
 def field_names(value: Any) -> list:

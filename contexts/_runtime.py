@@ -198,7 +198,10 @@ class Runtime:
 
     def foreign(self, f: Callable) -> Callable:
         if "fallback" in self.profile.hooks:
-            return functools.partial(self.ctx.fallback, f)
+            inside = getattr(self.ctx, "fallback_inside", None)
+            if inside is None:
+                return functools.partial(self.ctx.fallback, f)
+            return _fallback_for(self.ctx.fallback, f, inside)
         if self.layer is not None:  # the default `fallback`: the layer's `call_foreign`
             return self.layer.foreign_runner(self.ctx, f)
         return f
@@ -272,6 +275,16 @@ def _suspended_frame(made: Any) -> Any:
 _FRAMES = {types.CoroutineType: "cr_frame", types.AsyncGeneratorType: "ag_frame"}
 _SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | \
     inspect.CO_ITERABLE_COROUTINE
+
+
+def _fallback_for(fallback: Callable, f: Callable, inside: Callable) -> Callable:
+    """The context's `fallback` for the foreign callee `f`, which a context
+    enclosing it (without hooks or passes) runs as the context's
+    `fallback_inside(f, dispatch)` says, natively (see `enclosed`)."""
+    def run(*args, **kwargs):
+        return fallback(f, *args, **kwargs)
+
+    return enclosed(run, lambda dispatch: inside(f, dispatch))
 
 
 def _maker(made: weakref.WeakSet) -> Callable:
