@@ -24,6 +24,7 @@ from contexts._marks import is_quiet
 from contexts._running import enclosing
 
 _SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 
 
 def is_python(method: Any) -> bool:
@@ -192,6 +193,12 @@ def bound_to(ctx: Any, call_back: Any, function: Any) -> Any:
     for running in enclosing(ctx):
         function = functools.partial(running._runtime.transformed(call_back), function)
     return function
+
+
+def never_dies(obj: Any) -> bool:
+    """Whether `obj` is a static type (`float`, a class of C code): one never freed,
+    so a weak reference to it never calls back."""
+    return isinstance(obj, type) and not obj.__flags__ & HEAP_TYPE
 
 
 def foreign(ctx: Any, f: Any, /, *args: Any, **kwargs: Any) -> Any:

@@ -691,7 +691,17 @@ def pattern_sub(method, self, repl, string, count=0):
 
 def weakref_ref(cls, obj, callback=None, /):
     """`weakref.ref(obj, callback)` (and so `weakref.finalize`): the callback, run when
-    `obj` dies, is a call in the context that made the reference."""
+    `obj` dies, is a call in the context that made the reference.
+
+    A static type (`float`, a key of `functools.singledispatch`'s cache) never dies,
+    so its reference keeps the callback as given. Wrapped, it would hold a transformed
+    `call_back`, which CPython 3.12.1 frees once the interpreter is torn down, when
+    it drops the weak references to the builtin types: the weakref callbacks on its
+    code (the engine's tables) then run Python code there, and the process crashes
+    (SIGSEGV) at exit.
+    """
+    if support.never_dies(obj):
+        return support.foreign(contextslot(), cls, obj, callback)
     return support.foreign(contextslot(), cls, obj, _callable_in_context(callback))
 
 
@@ -802,7 +812,6 @@ _NAMED_MODELS: dict = {("_asyncio", "Future.set_result"): (future_set_result, Tr
 # says): elsewhere those run natively, and so do these builtins.
 _PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
 _TRUTH_MODELS: dict = {operator.not_: (not_, False), bool: (bool_, True)}
-_HEAP_TYPE = 1 << 9
 
 
 def model_for(key: Any, mode: Any) -> tuple | None:
@@ -816,7 +825,7 @@ def model_for(key: Any, mode: Any) -> tuple | None:
         model, receives_callee = found
         return model, (key,) if receives_callee else ()
     if isinstance(key, type):
-        if type(key).__call__ is type.__call__ and key.__flags__ & _HEAP_TYPE:
+        if type(key).__call__ is type.__call__ and key.__flags__ & support.HEAP_TYPE:
             return construct, (key,)
         return None
     if type(key) is types.FunctionType and key.__code__.co_filename == "<string>":

@@ -2,8 +2,6 @@
 heap frozen around each test so leak checks scan only what the test made."""
 
 import gc
-import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,22 +23,3 @@ def frozen_heap():
     yield
     gc.unfreeze()
 
-
-# CPython 3.12.1 crashes (SIGSEGV) while finalizing the interpreter after this suite
-# has passed: reproduced by the real-code suite's `functools.singledispatch` case run
-# together with tests/test_ad_nested_takeapart.py, each harmless alone; root cause not
-# found yet (an open issue). On 3.12 the test process therefore ends without
-# interpreter finalization, keeping pytest's own exit status; other Pythons finalize.
-_SKIP_FINALIZATION = sys.version_info[:2] == (3, 12)
-
-
-def pytest_sessionfinish(session, exitstatus):
-    session.config._ad_exit_status = int(exitstatus)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config):
-    if _SKIP_FINALIZATION and hasattr(config, "_ad_exit_status"):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(config._ad_exit_status)

@@ -30,6 +30,8 @@ import pickle
 import queue
 import re
 import sqlite3
+import subprocess
+import sys
 import threading
 import weakref
 from typing import Any, Callable, NamedTuple
@@ -642,6 +644,66 @@ def test_a_thread_started_outside_a_derivative_is_not_refused():
     thread.start()
     thread.join()
     assert results == [6.0]
+
+
+
+# A weak reference to a type that never dies --------------------------------------------
+
+def test_a_weak_reference_to_a_static_type_keeps_its_callback():
+    """`float` is never freed, so its callback is never called: the reference keeps it as
+    given, holding none of the engine's objects (see the next test)."""
+    made = []
+
+    def callback(ref):
+        pass
+
+    def f(x):
+        made.append(weakref.ref(float, callback))
+        return x * 3
+
+    assert D(f, 0.7) == 3
+    assert made[0].__callback__ is callback
+
+
+SINGLEDISPATCH_THEN_EXIT = """
+import functools
+import gc
+
+from ad import D
+
+
+@functools.singledispatch
+def scale(value):
+    return value * 2
+
+
+@scale.register(float)
+def _(value):
+    return value * 3
+
+
+assert D(scale, 0.7) == 3
+
+
+def gc_callback(phase, info):
+    pass
+
+
+gc_callback.kept = scale  # what a gc callback reaches outlives the last collection
+gc.callbacks.append(gc_callback)
+"""
+
+
+def test_the_process_exits_cleanly_after_dispatching_on_float(tmp_path):
+    """`singledispatch` caches `float` in a `WeakKeyDictionary`: a weak reference to
+    `float` with a callback, made in the context. CPython 3.12.1 crashed (SIGSEGV) at
+    exit when that reference outlived the last collection (here, as with hypothesis's
+    `gc.callbacks` entry under pytest, reached from a gc callback) and its callback
+    held the engine's transformed `call_back`."""
+    script = tmp_path / "singledispatch_then_exit.py"
+    script.write_text(SINGLEDISPATCH_THEN_EXIT)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
 
 
 # Laws against the plain call ------------------------------------------------------------
