@@ -70,7 +70,14 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     for x in (*primals, *tangents):
         _check_point(x, "jvp", f)
     ctx = enabletagging(Differentiation(), f)
-    result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+    try:
+        result = overdub(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+    except Exception:
+        # refused inside `f`, caught there, and `f` failed after it (pint turns a
+        # TypeError into NotImplemented, then `*` fails): the refusal says why
+        if ctx.refused is None:
+            raise
+        raise ctx.refused
     if ctx.refused is not None:  # refused inside `f`, and caught there
         raise ctx.refused
     return untag(result, ctx), _tangents(result, ctx, f)
