@@ -16,6 +16,7 @@ import linecache
 import operator
 import sys
 import textwrap
+import types
 import weakref
 
 import attrs
@@ -533,6 +534,62 @@ def test_no_transformed_tree_outlives_its_compile(tmp_path):
     hidden = [n.id for tree in trees for n in ast.walk(tree)
               if isinstance(n, ast.Name) and n.id.startswith("__ovd")]
     assert hidden == []
+
+
+def lazily_compiled(x, *, me=None):
+    """networkx's lazy decorators: on the first call, put the real code in place
+    (`me` is the function itself), then call itself to run it."""
+    me.__code__ = compiled_body.__code__
+    return me(x)
+
+
+def compiled_body(x, *, me=None):
+    return helper(x) * 3
+
+
+def fresh_lazy():
+    lazy = types.FunctionType(lazily_compiled.__code__, globals(), "lazy")
+    lazy.__kwdefaults__ = {"me": lazy}
+    return lazy
+
+
+class OnlyAPrimitive(Context):
+    """Resolves callees without hooks: calls go through the resolution table."""
+
+    @primitive(abs)
+    def never_called(self, x):
+        raise AssertionError("abs is not called")
+
+
+@pytest.mark.parametrize("make_context", [Trace, OnlyAPrimitive, lambda: Context(tag=Bare())])
+def test_a_function_that_replaces_its_own_code_runs_the_new_code(make_context):
+    ctx = make_context()
+    lazy = fresh_lazy()
+    assert overdub(ctx, lambda x: lazy(x), 1) == 303  # the old code would recurse forever
+    assert overdub(ctx, lambda x: lazy(x) + 1, 1) == 304
+
+
+def lazily_compiled_in_a_list(x, *, me=None):
+    """The same, the function reached through an expression evaluated once."""
+    [me][0].__code__ = compiled_body.__code__
+    return me(x)
+
+
+@pytest.mark.parametrize("make_context", [Trace, OnlyAPrimitive, lambda: Context(tag=Bare())])
+def test_a_code_store_through_an_expression_is_seen_too(make_context):
+    lazy = types.FunctionType(lazily_compiled_in_a_list.__code__, globals(), "lazy")
+    lazy.__kwdefaults__ = {"me": lazy}
+    assert overdub(make_context(), lambda x: lazy(x), 1) == 303
+
+
+@pytest.mark.xfail(strict=True, reason="known limit: code replaced outside every context "
+                                        "is not seen by a context that already resolved it")
+def test_code_replaced_between_runs_is_seen_by_a_context_used_again():
+    ctx = OnlyAPrimitive()
+    lazy = fresh_lazy()
+    assert overdub(ctx, lambda x: lazy(x), 1) == 303  # resolved with compiled_body's code
+    lazy.__code__ = helper.__code__
+    assert overdub(ctx, lambda x: lazy(x), 1) == 101
 
 
 # 2. Hooks ------------------------------------------------------------------------
