@@ -1348,6 +1348,60 @@ def test_groupby_model_is_lazy_and_calls_key_once_per_item():
     assert overdub_log == plain_log
 
 
+def tens_until_three(x):
+    """A callback that ends the iteration calling it, as `next` on an empty iterator
+    does: C's iterators (`map`, `filter`, ...) stop there, their caller's loop ends."""
+    if x == 3:
+        raise StopIteration
+    return x * 10
+
+
+class Counting3:
+    """A Python iterator: 1, 2, 3."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.n += 1
+        if self.n > 3:
+            raise StopIteration
+        return self.n
+
+
+def roundrobin(*iterables):
+    """more-itertools' recipe: a `map(next, ...)` ends when one iterable does."""
+    iterators = map(iter, iterables)
+    for active in range(len(iterables), 0, -1):
+        iterators = itertools.cycle(itertools.islice(iterators, active))
+        yield from map(next, iterators)
+
+
+CALLBACKS_THAT_STOP = {
+    "map": lambda: list(map(tens_until_three, [1, 2, 3, 4])),
+    "map of two": lambda: list(map(lambda a, b: tens_until_three(a) + b, [1, 2, 3, 4],
+                                   [5, 6, 7, 8])),
+    "map(next, ...)": lambda: list(roundrobin([1, 2], [3], [4, 5, 6])),
+    "filter": lambda: list(filter(tens_until_three, [1, 2, 3, 4])),
+    "starmap": lambda: list(itertools.starmap(tens_until_three, [(1,), (2,), (3,), (4,)])),
+    "takewhile": lambda: list(itertools.takewhile(tens_until_three, [1, 2, 3, 4])),
+    "dropwhile": lambda: list(itertools.dropwhile(tens_until_three, [1, 2, 3, 4])),
+    "filterfalse": lambda: list(itertools.filterfalse(tens_until_three, [0, 1, 2, 3, 4])),
+    "accumulate": lambda: list(itertools.accumulate([1, 2, 3, 4],
+                                                    lambda t, x: t + tens_until_three(x))),
+    "groupby": lambda: [k for k, _ in itertools.groupby([1, 2, 3, 4], key=tens_until_three)],
+    "zip of a Python iterator": lambda: list(zip(Counting3(), [1, 2, 3, 4])),
+}
+
+
+@pytest.mark.parametrize("run", CALLBACKS_THAT_STOP.values(), ids=CALLBACKS_THAT_STOP.keys())
+def test_a_callback_raising_stop_iteration_ends_the_models_iteration_as_in_c(run):
+    assert overdub(Trace(), run) == run()
+
+
 inner_made = lambda: (lambda: helper(1))  # noqa: E731
 
 
