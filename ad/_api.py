@@ -111,7 +111,14 @@ def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable) 
     in a context taken with a fresh tag, the primals tagged with their tangents."""
     ctx = take(f)
     try:
-        result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+        try:
+            result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+        except Exception:
+            # refused inside `f`, caught there, and `f` failed after it (pint turns a
+            # TypeError into NotImplemented, then `*` fails): the refusal says why
+            if ctx.refused is None:
+                raise
+            raise ctx.refused
         if ctx.refused is not None:  # refused inside `f`, and caught there
             raise ctx.refused
         return untag(result, ctx), _tangents(result, ctx, f, run_in)

@@ -125,17 +125,21 @@ def _factory(hidden: list, chain: tuple, tree: ast.AST, inner: ast.stmt) -> ast.
 
 
 def _find(code: types.CodeType, tree: ast.AST) -> types.CodeType | None:
-    """The code object compiled from `tree`: first match in a pre-order walk."""
+    """The code object compiled from `tree`: in the first scope of a pre-order walk
+    that holds one of its name and line, the last such. Its default values and
+    decorators are compiled before it, in that scope, and may be code of the same
+    name and line (`lambda x, g=lambda t: t: g(x)`)."""
     name = "<lambda>" if isinstance(tree, ast.Lambda) else tree.name
     decorators = getattr(tree, "decorator_list", None)
     line = decorators[0].lineno if decorators else tree.lineno
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            if const.co_name == name and const.co_firstlineno == line:
-                return const
-            found = _find(const, tree)
-            if found is not None:
-                return found
+    inner = [const for const in code.co_consts if isinstance(const, types.CodeType)]
+    matches = [c for c in inner if c.co_name == name and c.co_firstlineno == line]
+    if matches:
+        return matches[-1]
+    for const in inner:
+        found = _find(const, tree)
+        if found is not None:
+            return found
     return None
 
 

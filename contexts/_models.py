@@ -286,6 +286,10 @@ def merge_order(keys, reverse):
 
 # Each model calls `iter` on its arguments at once, as the C constructors do (so a
 # bad argument fails at the call), and returns a generator over the iterators.
+# A callback that raises StopIteration (`map(next, iterators)`) ends the C iterator's
+# step, and so the loop of its caller: the model returns there, where letting it out
+# of a generator would make it a RuntimeError. (C's iterator could still be stepped
+# again; a model's, like any generator's, is then done.)
 
 def iterator_of(iterable):
     """`iter(iterable)`, to be stepped as C code steps it: an iterator with the user's
@@ -304,12 +308,20 @@ def map_(cls, function, iterable, /, *iterables):
 
 def _map_one(function, iterator):
     for item in iterator:
-        yield seen(function(item))
+        try:
+            value = seen(function(item))
+        except StopIteration:
+            return
+        yield value
 
 
 def _map_many(function, arguments):
     for args in arguments:
-        yield seen(function(*args))
+        try:
+            value = seen(function(*args))
+        except StopIteration:
+            return
+        yield value
 
 
 def filter_(cls, function, iterable, /):
@@ -318,7 +330,11 @@ def filter_(cls, function, iterable, /):
 
 def _filter(function, iterator):
     for item in iterator:
-        if (item if function is None else seen(function(item))):
+        try:
+            kept = item if function is None else seen(function(item))
+        except StopIteration:
+            return
+        if kept:
             yield item
 
 
@@ -541,7 +557,10 @@ def _accumulate(iterable, func, initial):
         if total is None:
             total = item
         else:
-            total = seen(total + item) if func is None else seen(func(total, item))
+            try:
+                total = seen(total + item) if func is None else seen(func(total, item))
+            except StopIteration:
+                return
         yield total
 
 
@@ -553,7 +572,11 @@ def _starmap(function, iterable):
     for args in iterable:
         if native.type(args) is not tuple:
             args = tuple(args)  # as C does, with its error for a non-iterable
-        yield seen(function(*args))
+        try:
+            value = seen(function(*args))
+        except StopIteration:
+            return
+        yield value
 
 
 def takewhile_(cls, predicate, iterable, /):
@@ -562,7 +585,11 @@ def takewhile_(cls, predicate, iterable, /):
 
 def _takewhile(predicate, iterable):
     for item in iterable:
-        if not seen(predicate(item)):
+        try:
+            taken = seen(predicate(item))
+        except StopIteration:
+            return
+        if not taken:
             return
         yield item
 
@@ -574,9 +601,14 @@ def dropwhile_(cls, predicate, iterable, /):
 def _dropwhile(predicate, iterable):
     dropping = True
     for item in iterable:
-        if dropping and seen(predicate(item)):
-            continue
-        dropping = False
+        if dropping:
+            try:
+                dropped = seen(predicate(item))
+            except StopIteration:
+                return
+            if dropped:
+                continue
+            dropping = False
         yield item
 
 
@@ -586,7 +618,11 @@ def filterfalse_(cls, predicate, iterable, /):
 
 def _filterfalse(predicate, iterable):
     for item in iterable:
-        if not (item if predicate is None else seen(predicate(item))):
+        try:
+            kept = item if predicate is None else seen(predicate(item))
+        except StopIteration:
+            return
+        if not kept:
             yield item
 
 
@@ -622,9 +658,9 @@ def _same_key(a, b):
 def _groupby_step(state):
     try:
         value = next(state.iterator)
-    except StopIteration:
+        state.current = seen(state.key(value)) if state.keyed else value
+    except StopIteration:  # the iterable's end, or the key's (see "Lazy iterators")
         return False
-    state.current = seen(state.key(value)) if state.keyed else value
     state.value = value
     state.filled = True
     return True

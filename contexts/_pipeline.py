@@ -1,7 +1,8 @@
 """The transform pipeline: the steps, in order, and the cache in front of them.
 
     1. locate   the function's original syntax (or its registered generated tree),
-                its module's native calls marked (`nativecalls`)
+                its module's native calls marked (`nativecalls`), each store to
+                a `__code__` followed by a native `forget` (`_code_swaps`)
     2. check    that the source is what the function was compiled from
     3. lower    operators into calls of `operator` functions
     4. passes   the user's passes, in order
@@ -33,6 +34,7 @@ from typing import Any, Callable
 import attrs
 
 from contexts._calls import mark_native_calls, resolve_markers, rewrite_calls
+from contexts._code_swaps import forget_replaced_code, replaces_code
 from contexts._compile import check_current, compile_in_context, finish_code, function_node
 from contexts._lower import lower
 from contexts._marks import is_quiet, native_callees
@@ -134,6 +136,8 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
     if not generated:  # a generated tree has its markers resolved already
         tree = mark_native_calls(tree, native_callees(code))
     hidden = Hidden(level_of(tree) if generated else 0)
+    if replaces_code(code):
+        tree = forget_replaced_code(tree, hidden)
     class_name = next((s.name for s in reversed(located.chain)
                        if isinstance(s, ast.ClassDef)), None)
     quiet = is_quiet(code)  # hooks see only its `seen` calls: no hooked sites by default

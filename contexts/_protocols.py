@@ -23,7 +23,7 @@ from contexts._marks import nativecalls, nooverdub, quietmodule, seen
 from contexts._models import iterator_of
 
 quietmodule(__name__)  # hooks see the dunders `perform` calls, not its own steps
-nativecalls(__name__, "native", "operator", "_answers", "_result", "_unanswered")
+nativecalls(__name__, "native", "operator", "_answers", "_result")
 
 _NATIVE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, type(None),
                            list, tuple, dict, set, frozenset, range, slice})
@@ -185,6 +185,9 @@ def _result(op, result):
 
 
 def _unanswered(op, args):
+    """CPython's answer when no method answered: identity for `==`, else its
+    TypeError. Run in the context (not native), so `type(b)` is what the user's
+    code sees: `float`, not a layer's wrapper of it."""
     a, b = args
     if op is operator.eq:
         return a is b

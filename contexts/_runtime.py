@@ -6,7 +6,8 @@ context's cells (their values are `_cells`') and caches both. The hot path
 is `dispatch(f)`: one dict lookup; everything else happens once per callee in
 `_miss`. Callees whose identity is their equality (functions, builtins,
 classes) are cached; bound methods and callable objects are resolved afresh,
-so nothing pins `self`.
+so nothing pins `self`. A function whose `__code__` is replaced in a run is
+forgotten (`_code_swaps`), so that it is resolved again.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import types
 import weakref
 from typing import Any, Callable
 
-from contexts import _conversions, _models, _protocols
+from contexts import _code_swaps, _conversions, _models, _protocols
 from contexts._canonical import NOSELF, split
 from contexts._cells import cell_values, closure
 from contexts._compile import bind
@@ -60,6 +61,7 @@ class Runtime:
         self.make = _maker(self.made)
         self.values, self.operator_helpers = cell_values(self)
         self.cells: dict = {}
+        _code_swaps.watch(self)
 
     # Resolution -----------------------------------------------------------
 
@@ -80,6 +82,13 @@ class Runtime:
         if isinstance(f, _CACHEABLE) and _identity_hashed(f):
             self.resolved[f] = target
         return target
+
+    def forget(self, f: types.FunctionType) -> None:
+        """Resolve `f` afresh when next called (its `__code__` was replaced, in a run
+        or between two)."""
+        self.resolved.pop(f, None)
+        self.closures.pop(f, None)
+        self.functions.pop(f, None)
 
     def _bound_builtin(self, f: Callable) -> Callable:
         """`xs.append` and the like: resolved once per (type, name), bound each time.
@@ -228,12 +237,9 @@ class Runtime:
         self.values, self.operator_helpers = cell_values(self)
         for identifier, cell in self.cells.items():
             cell.cell_contents = self._cell_value(identifier)
-        replaced = [f for f, (code, _bound) in list(self.functions.items())
-                    if f.__code__ is not code]
-        for f in replaced:
-            del self.functions[f]
-            self.resolved.pop(f, None)
-            self.closures.pop(f, None)
+        for f, (code, _bound) in list(self.functions.items()):
+            if f.__code__ is not code:
+                self.forget(f)
 
 
 def runtime_of(ctx: Any) -> Runtime:

@@ -19,7 +19,7 @@ import threading
 import types
 import warnings
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import attrs
 
@@ -72,7 +72,7 @@ class Located:
 
     node: ast.AST  # FunctionDef, AsyncFunctionDef or Lambda (see `function_node`)
     chain: tuple  # enclosing scopes, outermost first (original nodes)
-    imports: tuple  # the module's top-level import statements
+    imports: tuple  # the import statements of the module's scope (see `_module_imports`)
     filename: str
     lines: tuple = ()  # the file's text, when the node came from a file
     # the first and last line of the definition (decorators included), and its column
@@ -324,13 +324,24 @@ def _build_index(lines: tuple, filename: str, rewriter: Any = None) -> _FileInde
     scopes: dict = {}
     pending: dict = {}
     _walk([(module, "", ())], scopes, pending)
-    imports = tuple(
-        stmt for stmt in module.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
-    )
+    imports = tuple(_module_imports(module))
     for node in (n for stmt in imports for n in ast.walk(stmt)):
         if getattr(node, "end_lineno", None) is None:  # made by a rewriter without ends
             node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
     return _FileIndex(scopes=scopes, imports=imports, lines=lines, pending=pending)
+
+
+def _module_imports(node: ast.AST) -> Iterator[ast.stmt]:
+    """The import statements of the module's own scope, in order: at its top level and
+    inside `if`, `try`, `with` and loops (pint's `if HAS_NUMPY: import numpy as np`).
+    CPython compiles a use of an imported global differently (`np.asarray(v)` loads
+    no method), so a body compiled apart from its module needs every one of them."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child
+        elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)) and \
+                not isinstance(child, _SCOPES):
+            yield from _module_imports(child)
 
 
 _NOTHING_INSIDE = (*LEAVES, ast.Constant)

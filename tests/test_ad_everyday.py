@@ -300,8 +300,15 @@ def test_an_unanswered_operator_raises_pythons_error():
     class Opaque:
         pass
 
+    class Declines:
+        def __rmul__(self, other):
+            return NotImplemented
+
     with pytest.raises(TypeError, match="unsupported operand"):
         D(lambda x: x * Opaque(), 2.0)
+    with pytest.raises(TypeError) as error:  # the types the user sees, as without D
+        D(lambda x: x * Declines(), 2.0)
+    assert str(error.value) == "unsupported operand type(s) for *: 'float' and 'Declines'"
 
 
 class Labels(Context):

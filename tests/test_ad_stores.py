@@ -95,6 +95,21 @@ def test_a_refusal_caught_inside_f_still_raises_at_the_end():
         D(caught, 1.5)
 
 
+def caught_then_fails(x):
+    z = array.array("d", [0.0])
+    try:
+        z[0] = x
+    except TypeError:
+        z = None  # what the refusal leads to: an error of its own, below
+    return z[0] * x
+
+
+def test_a_refusal_caught_inside_f_is_raised_when_f_then_fails():
+    """The refusal, not the error it led to, says what went wrong."""
+    with pytest.raises(NonDifferentiableError, match="array.__setitem__"):
+        D(caught_then_fails, 1.5)
+
+
 def test_a_refusal_caught_in_a_nested_derivative_raises_there():
     with pytest.raises(NonDifferentiableError, match="array.__setitem__"):
         D(lambda y: D(lambda x: caught(x * y), 1.0), 2.0)

@@ -16,6 +16,7 @@ import linecache
 import operator
 import sys
 import textwrap
+import types
 import weakref
 
 import attrs
@@ -533,6 +534,62 @@ def test_no_transformed_tree_outlives_its_compile(tmp_path):
     hidden = [n.id for tree in trees for n in ast.walk(tree)
               if isinstance(n, ast.Name) and n.id.startswith("__ovd")]
     assert hidden == []
+
+
+def lazily_compiled(x, *, me=None):
+    """networkx's lazy decorators: on the first call, put the real code in place
+    (`me` is the function itself), then call itself to run it."""
+    me.__code__ = compiled_body.__code__
+    return me(x)
+
+
+def compiled_body(x, *, me=None):
+    return helper(x) * 3
+
+
+def fresh_lazy():
+    lazy = types.FunctionType(lazily_compiled.__code__, globals(), "lazy")
+    lazy.__kwdefaults__ = {"me": lazy}
+    return lazy
+
+
+class OnlyAPrimitive(Context):
+    """Resolves callees without hooks: calls go through the resolution table."""
+
+    @primitive(abs)
+    def never_called(self, x):
+        raise AssertionError("abs is not called")
+
+
+@pytest.mark.parametrize("make_context", [Trace, OnlyAPrimitive, lambda: Context(tag=Bare())])
+def test_a_function_that_replaces_its_own_code_runs_the_new_code(make_context):
+    ctx = make_context()
+    lazy = fresh_lazy()
+    assert overdub(ctx, lambda x: lazy(x), 1) == 303  # the old code would recurse forever
+    assert overdub(ctx, lambda x: lazy(x) + 1, 1) == 304
+
+
+def lazily_compiled_in_a_list(x, *, me=None):
+    """The same, the function reached through an expression evaluated once."""
+    [me][0].__code__ = compiled_body.__code__
+    return me(x)
+
+
+@pytest.mark.parametrize("make_context", [Trace, OnlyAPrimitive, lambda: Context(tag=Bare())])
+def test_a_code_store_through_an_expression_is_seen_too(make_context):
+    lazy = types.FunctionType(lazily_compiled_in_a_list.__code__, globals(), "lazy")
+    lazy.__kwdefaults__ = {"me": lazy}
+    assert overdub(make_context(), lambda x: lazy(x), 1) == 303
+
+
+@pytest.mark.xfail(strict=True, reason="known limit: code replaced outside every context "
+                                        "is not seen by a context that already resolved it")
+def test_code_replaced_between_runs_is_seen_by_a_context_used_again():
+    ctx = OnlyAPrimitive()
+    lazy = fresh_lazy()
+    assert overdub(ctx, lambda x: lazy(x), 1) == 303  # resolved with compiled_body's code
+    lazy.__code__ = helper.__code__
+    assert overdub(ctx, lambda x: lazy(x), 1) == 101
 
 
 # 2. Hooks ------------------------------------------------------------------------
@@ -1289,6 +1346,60 @@ def test_groupby_model_is_lazy_and_calls_key_once_per_item():
     assert overdub(Trace(), lazy_groups, overdub_log) == lazy_groups(plain_log) == [
         (0, [0, 1]), (1, [3, 4])]
     assert overdub_log == plain_log
+
+
+def tens_until_three(x):
+    """A callback that ends the iteration calling it, as `next` on an empty iterator
+    does: C's iterators (`map`, `filter`, ...) stop there, their caller's loop ends."""
+    if x == 3:
+        raise StopIteration
+    return x * 10
+
+
+class Counting3:
+    """A Python iterator: 1, 2, 3."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.n += 1
+        if self.n > 3:
+            raise StopIteration
+        return self.n
+
+
+def roundrobin(*iterables):
+    """more-itertools' recipe: a `map(next, ...)` ends when one iterable does."""
+    iterators = map(iter, iterables)
+    for active in range(len(iterables), 0, -1):
+        iterators = itertools.cycle(itertools.islice(iterators, active))
+        yield from map(next, iterators)
+
+
+CALLBACKS_THAT_STOP = {
+    "map": lambda: list(map(tens_until_three, [1, 2, 3, 4])),
+    "map of two": lambda: list(map(lambda a, b: tens_until_three(a) + b, [1, 2, 3, 4],
+                                   [5, 6, 7, 8])),
+    "map(next, ...)": lambda: list(roundrobin([1, 2], [3], [4, 5, 6])),
+    "filter": lambda: list(filter(tens_until_three, [1, 2, 3, 4])),
+    "starmap": lambda: list(itertools.starmap(tens_until_three, [(1,), (2,), (3,), (4,)])),
+    "takewhile": lambda: list(itertools.takewhile(tens_until_three, [1, 2, 3, 4])),
+    "dropwhile": lambda: list(itertools.dropwhile(tens_until_three, [1, 2, 3, 4])),
+    "filterfalse": lambda: list(itertools.filterfalse(tens_until_three, [0, 1, 2, 3, 4])),
+    "accumulate": lambda: list(itertools.accumulate([1, 2, 3, 4],
+                                                    lambda t, x: t + tens_until_three(x))),
+    "groupby": lambda: [k for k, _ in itertools.groupby([1, 2, 3, 4], key=tens_until_three)],
+    "zip of a Python iterator": lambda: list(zip(Counting3(), [1, 2, 3, 4])),
+}
+
+
+@pytest.mark.parametrize("run", CALLBACKS_THAT_STOP.values(), ids=CALLBACKS_THAT_STOP.keys())
+def test_a_callback_raising_stop_iteration_ends_the_models_iteration_as_in_c(run):
+    assert overdub(Trace(), run) == run()
 
 
 inner_made = lambda: (lambda: helper(1))  # noqa: E731
