@@ -5,8 +5,10 @@ was called. A call with no argument tagged for this context runs as it would
 without it (so an enclosing derivative sees it); otherwise the table line says
 how the tangent goes. Other number types (an `IntEnum`, a `float` subclass) are
 constants to the rules, unless the engine finds their Python operator to run.
-Foreign calls that receive a tangent, directly or in a container's slot, and
-hand back a number are refused: a derivative is never dropped silently.
+Foreign calls that receive a tangent, directly or in a container's slot, are
+refused before they run unless `_foreign` lets them (their result carries no
+number, or its elements keep their tangents), and then refused if they hand back
+a number: a derivative is never dropped silently, nor stored without it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_me
 
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
+from ad._foreign import runs_then_checked
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
@@ -105,6 +108,8 @@ class Differentiation(Context):
             # a rule's function run as C on numbers only, some of a type outside
             # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
             return _APPLY[type(rule)](self, f, rule, args)
+        if not runs_then_checked(f, receiver, args):  # refused before it runs (`_foreign`)
+            raise self.refuse(no_rule(f))
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result) or \
                 isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict) \
