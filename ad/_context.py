@@ -35,7 +35,7 @@ from ad._foreign import runs_then_checked
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
-from ad._twins import python_twin
+from ad._twins import comparing_twin, python_twin
 
 
 class Differentiation(Context):
@@ -76,6 +76,9 @@ class Differentiation(Context):
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         if type(f) is _CACHED:
             return _memoised(self, f, args, kwargs)
+        twin = comparing_twin(f)
+        if twin is not None:  # `heapq.heappush`: a user's `__lt__` runs in the context
+            return recurse(self, twin, *args, **kwargs)
         rule = rule_of(f)
         receiver = _receiver(f)
         if type(rule) is Constant or not (
@@ -314,6 +317,8 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     mine = ctx.tag
     if f in _ANSWERED_BY_A_DUNDER:
         return _dunder_constant(ctx, f, _plain_constant(f, mine))
+    if f in _ANSWERED_BY_A_PYTHON_DUNDER:
+        return _python_dunder_constant(ctx, f, _plain_constant(f, mine))
     return _plain_constant(f, mine)
 
 
@@ -332,6 +337,67 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
         return constant(*args, **kwargs)
 
     return answered
+
+
+# Constant builtins that C answers by calling one dunder of the object's class (`str`
+# calls `__repr__` when the class has only object's `__str__`), and checks the answer.
+_ANSWERED_BY_A_PYTHON_DUNDER = {builtins.len: ("__len__",), builtins.hash: ("__hash__",),
+                                builtins.repr: ("__repr__",), builtins.ascii: ("__repr__",),
+                                builtins.str: ("__str__", "__repr__")}
+
+
+def _python_dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
+    """`len(obj)`, `hash(obj)`, `repr(obj)`, `str(obj)`, `ascii(obj)` of a user object:
+    its Python dunder runs in the context, where what it computes and stores keeps its
+    tangent; C checks and converts the answer as its own (`_Answer`). Anything else
+    (a list's `len`, a number's `repr`) is the plain constant, natively."""
+    mine = ctx.tag
+    names = _ANSWERED_BY_A_PYTHON_DUNDER[f]
+
+    def answered(*args, **kwargs):
+        if len(args) == 1 and not kwargs and type(args[0]) not in SCALARS and \
+                type(args[0]) is not Tagged:
+            dunder = _python_dunder(type(args[0]), names)
+            if dunder is not None:
+                answer = recurse(ctx, dunder, args[0])
+                return f(_Answer(answer.value if type(answer) is Tagged and answer.tag is mine
+                                 else answer))
+        return constant(*args, **kwargs)
+
+    return answered
+
+
+def _python_dunder(kind: type, names: tuple) -> Callable | None:
+    """The first of `names` that `kind` defines itself rather than inherits from
+    `object`, if it is written in Python."""
+    for name in names:
+        found = getattr(kind, name, None)
+        if found is not getattr(object, name, None):
+            return found if type(found) is types.FunctionType else None
+    return None
+
+
+class _Answer:
+    """What a user's dunder answered, handed to the builtin that called it, so that C
+    checks and converts it as its own (`len`'s index and sign, `hash`'s reduction,
+    `str`'s type): no copy of CPython's rules here."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __len__(self) -> Any:
+        return self.answer
+
+    def __hash__(self) -> Any:
+        return self.answer
+
+    def __repr__(self) -> Any:
+        return self.answer
+
+    def __str__(self) -> Any:
+        return self.answer
 
 
 def _plain_constant(f: Callable, mine: Any) -> Callable:
