@@ -11,6 +11,9 @@ to and the kinds of its arguments:
 * calls whose result cannot carry a number: text (a number's `__repr__`, text
   formatting, json's C encoder), a truth value (`__contains__`, `hasattr`), an
   exception (raising one is how a value leaves a derivative, as a constant);
+* an operator that makes a new value out of a number and an object whose class
+  has no Python method for it (`x * Opaque()`): C keeps nothing, and it answers
+  with Python's own `TypeError` or a result that is checked;
 * calls whose result's elements keep their derivatives, because the shadow store
   follows them: an operator building a container out of containers (`[x] + [y]`,
   `(x,) * 3`, `d1 | d2`) and the methods of a dict that read or move entries
@@ -43,8 +46,16 @@ _C_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDes
 _TEXT_OR_TRUTH_FUNCTIONS = frozenset({hasattr})
 _TEXT_MAKERS = tuple(kind for kind in (json.encoder.c_make_encoder,) if kind is not None)
 
-# Operators that format or repeat text when an operand is text (`"%.3f" % x`).
-_TEXT_OPERATORS = frozenset({operator.mod, operator.imod, operator.mul, operator.imul})
+# In-place operators that, on text, make new text (`s %= x`, `s *= n`).
+_TEXT_OPERATORS = frozenset({operator.imod, operator.imul})
+
+# Operators that make a new value (`"%.3f" % x` too); not the in-place ones, which
+# may write into a C object's storage.
+_NEW_VALUE_OPERATORS = frozenset({
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+    operator.mod, operator.pow, operator.matmul, operator.lshift, operator.rshift,
+    operator.and_, operator.or_, operator.xor, operator.neg, operator.pos, operator.abs,
+    operator.invert})
 
 # A dict's methods that read entries or move them (`OrderedDict.move_to_end`): the
 # store keeps a dict's slots by key, so the entries keep their derivatives.
@@ -69,7 +80,8 @@ def runs_then_checked(f: Callable, receiver: Any, args: tuple) -> bool:
     if isinstance(owner, type) and (issubclass(owner, str) or
                                     issubclass(owner, dict) and name in _DICT_METHODS):
         return True  # text's methods give text, or positions and counts in it
-    if _among(f, _TEXT_OPERATORS) and any(type(rawest(a)) is str for a in args):
+    if _among(f, _TEXT_OPERATORS) and any(type(rawest(a)) is str for a in args) or \
+            _among(f, _NEW_VALUE_OPERATORS):
         return True
     return builds_containers(f) and all(
         isinstance(rawest(a), _BUILDING_BLOCKS) for a in args)
