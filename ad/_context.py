@@ -5,8 +5,10 @@ was called. A call with no argument tagged for this context runs as it would
 without it (so an enclosing derivative sees it); otherwise the table line says
 how the tangent goes. Other number types (an `IntEnum`, a `float` subclass) are
 constants to the rules, unless the engine finds their Python operator to run.
-Foreign calls that receive a tangent, directly or in a container's slot, and
-hand back a number are refused: a derivative is never dropped silently.
+Foreign calls that receive a tangent, directly or in a container's slot, are
+refused before they run unless `_foreign` lets them (their result carries no
+number, or its elements keep their tangents), and then refused if they hand back
+a number: a derivative is never dropped silently, nor stored without it.
 """
 
 from __future__ import annotations
@@ -30,10 +32,11 @@ from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_me
 
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
+from ad._foreign import runs_then_checked
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
-from ad._twins import python_twin
+from ad._twins import comparing_twin, python_twin
 
 
 class Differentiation(Context):
@@ -104,6 +107,9 @@ class Differentiation(Context):
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         if type(f) is _CACHED:
             return _memoised(self, f, args, kwargs)
+        twin = comparing_twin(f)
+        if twin is not None:  # `heapq.heappush`: a user's `__lt__` runs in the context
+            return recurse(self, twin, *args, **kwargs)
         rule = rule_of(f)
         receiver = _receiver(f)
         if type(rule) is Constant or not (
@@ -136,6 +142,8 @@ class Differentiation(Context):
             # a rule's function run as C on numbers only, some of a type outside
             # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
             return _APPLY[type(rule)](self, f, rule, args)
+        if not runs_then_checked(f, receiver, args):  # refused before it runs (`_foreign`)
+            raise self.refuse(no_rule(f))
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result) or \
                 isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict) \
@@ -389,6 +397,8 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     what it computes is right without the engine (a user `__lt__` reads a plain heap)."""
     if f in _ANSWERED_BY_A_DUNDER:
         return _dunder_constant(ctx, f, _plain_constant(f, ctx))
+    if f in _ANSWERED_BY_A_PYTHON_DUNDER:
+        return _python_dunder_constant(ctx, f, _plain_constant(f, ctx))
     return _plain_constant(f, ctx)
 
 
@@ -406,6 +416,67 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
         return constant(*args, **kwargs)
 
     return answered
+
+
+# Constant builtins that C answers by calling one dunder of the object's class (`str`
+# calls `__repr__` when the class has only object's `__str__`), and checks the answer.
+_ANSWERED_BY_A_PYTHON_DUNDER = {builtins.len: ("__len__",), builtins.hash: ("__hash__",),
+                                builtins.repr: ("__repr__",), builtins.ascii: ("__repr__",),
+                                builtins.str: ("__str__", "__repr__")}
+
+
+def _python_dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
+    """`len(obj)`, `hash(obj)`, `repr(obj)`, `str(obj)`, `ascii(obj)` of a user object:
+    its Python dunder runs in the context, where what it computes and stores keeps its
+    tangent; C checks and converts the answer as its own (`_Answer`). Anything else
+    (a list's `len`, a number's `repr`) is the plain constant, natively."""
+    names = _ANSWERED_BY_A_PYTHON_DUNDER[f]
+
+    def answered(*args, **kwargs):
+        mine = ctx.tag
+        if len(args) == 1 and not kwargs and type(args[0]) not in SCALARS and \
+                type(args[0]) is not Tagged:
+            dunder = _python_dunder(type(args[0]), names)
+            if dunder is not None:
+                answer = recurse(ctx, dunder, args[0])
+                return f(_Answer(answer.value if type(answer) is Tagged and answer.tag is mine
+                                 else answer))
+        return constant(*args, **kwargs)
+
+    return answered
+
+
+def _python_dunder(kind: type, names: tuple) -> Callable | None:
+    """The first of `names` that `kind` defines itself rather than inherits from
+    `object`, if it is written in Python."""
+    for name in names:
+        found = getattr(kind, name, None)
+        if found is not getattr(object, name, None):
+            return found if type(found) is types.FunctionType else None
+    return None
+
+
+class _Answer:
+    """What a user's dunder answered, handed to the builtin that called it, so that C
+    checks and converts it as its own (`len`'s index and sign, `hash`'s reduction,
+    `str`'s type): no copy of CPython's rules here."""
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def __len__(self) -> Any:
+        return self.answer
+
+    def __hash__(self) -> Any:
+        return self.answer
+
+    def __repr__(self) -> Any:
+        return self.answer
+
+    def __str__(self) -> Any:
+        return self.answer
 
 
 def _plain_constant(f: Callable, ctx: Differentiation) -> Callable:

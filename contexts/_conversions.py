@@ -65,6 +65,7 @@ CONVERSIONS: dict = {
     float: Conversion((_FLOAT, Dunder("__index__", int, True)), (1,)),
     int: Conversion((Dunder("__int__", int, False), _INDEX), (1,)),
     operator.index: Conversion((_INDEX,), (1,)),
+    range: Conversion((Dunder("__index__", int, True),), (1, 2, 3), every_argument=True),
     format: Conversion((Dunder("__format__", str, False),), (1, 2)),
     math.floor: Conversion((Dunder("__floor__", None, False), _FLOAT_THEN), (1,)),
     math.ceil: Conversion((Dunder("__ceil__", None, False), _FLOAT_THEN), (1,)),

@@ -6,7 +6,8 @@ in-place operator call followed by a store, so a pass only has to handle
 calls. Python's evaluation order is kept: the right-hand side of a subscript
 store first, `a` before `b` in `a in b`, each operand of a chained comparison
 once and lazily; `s += t` on strings keeps CPython's in-place fast path.
-The callees are `ast.Constant` nodes holding the `operator` functions.
+The callees are `ast.Constant` nodes holding the `operator` functions. For a
+layer, an f-string's fields become `format` calls too.
 """
 
 from __future__ import annotations
@@ -22,28 +23,32 @@ from contexts._operators import BINARY, COMPARE, INPLACE, UNARY
 from contexts._visit import BodyTransformer
 
 FRAME_ATTRIBUTES = {"_getframe", "currentframe", "stack"}  # callees that need the caller's frame
+_CONVERSIONS = {ord("s"): str, ord("r"): repr, ord("a"): ascii}  # an f-string field's `!s`, ...
 
 
 def lower(tree: ast.FunctionDef, hidden: Hidden, wanted: frozenset | None = None,
           attributes: bool = False, class_name: str | None = None,
-          direct: bool = False) -> ast.FunctionDef:
+          direct: bool = False, formats: bool = False) -> ast.FunctionDef:
     """Lower the operators of `tree`'s body (all of them, or those in `wanted`).
 
     With `attributes`, attribute loads, stores and deletions become calls of
-    `getattr`, `setattr` and `delattr` too (a layer needs them).
+    `getattr`, `setattr` and `delattr` too (a layer needs them). With `formats`,
+    each field of an f-string becomes a `format` call (`visit_FormattedValue`).
     `direct`, when no pass runs before the (hooked) call pass: operators are
     written as the hooked sites that pass would make of them (`operator_site`),
     and objects go straight into cells.
     """
-    return _Lowering(hidden, wanted, attributes, class_name, direct).transform_body(tree)
+    lowering = _Lowering(hidden, wanted, attributes, class_name, direct, formats)
+    return lowering.transform_body(tree)
 
 
 class _Lowering(BodyTransformer):
     def __init__(self, hidden: Hidden, wanted: frozenset | None, attributes: bool,
-                 class_name: str | None, direct: bool) -> None:
+                 class_name: str | None, direct: bool, formats: bool) -> None:
         self.hidden = hidden
         self.wanted = wanted
         self.attributes = attributes
+        self.formats = formats
         self.class_name = class_name  # private names are mangled with it
         self.direct = direct
         self.temps = 0
@@ -254,6 +259,22 @@ class _Lowering(BodyTransformer):
             return node
         parts = [part or constant(None, node) for part in (node.lower, node.upper, node.step)]
         return call(self.held(slice, node), parts, node, native=True)
+
+    def visit_FormattedValue(self, node: ast.FormattedValue) -> ast.FormattedValue:
+        """`f"{v!r:>{w}}"` is `f"{format(repr(v), f'>{w}')}"`: C's formatting would call
+        a user class's `__format__` (`__str__`, `__repr__`) where no context sees it.
+        The field keeps the text `format` gives, which C's formatting passes through."""
+        node = self.generic_visit(node)
+        if not self.formats:
+            return node
+        value = node.value
+        conversion = _CONVERSIONS.get(node.conversion)
+        if conversion is not None:
+            value = call(self.held(conversion, node), [value], node)
+        spec = [] if node.format_spec is None else [node.format_spec]
+        node.value = call(self.held(format, node), [value, *spec], node)
+        node.conversion, node.format_spec = -1, None
+        return node
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
         allowed, self.walrus_allowed = self.walrus_allowed, False

@@ -147,7 +147,7 @@ def _steps(code: types.CodeType, f: Any, located: Located, mode: Mode,
     direct = mode.hooked and not mode.passes and not layered and not generated and not quiet
     if mode.operators != frozenset() or layered:
         tree = lower(tree, hidden, mode.operators, attributes=layered,
-                     class_name=class_name, direct=direct)
+                     class_name=class_name, direct=direct, formats=layered)
     for user_pass in mode.passes:
         tree = _apply_pass(user_pass, mode.context_type, f, tree)
     if layered:  # a layer's passes see the markers resolved

@@ -4,8 +4,8 @@
 most, and iterating (or splatting) a container. The tagging pass writes them
 as calls of the closures made here, which handle the everyday case in one
 frame: a plain object whose attribute lookup runs no Python code, an exact
-`list`, `dict` or `tuple` indexed by a plain key (into a dict none of whose keys
-has metadata), a tuple or list none of whose elements has metadata.
+`list` or `tuple` indexed by an int, a `dict` by a plain key (into a dict none of
+whose keys has metadata), a tuple or list none of whose elements has metadata.
 Anything else (a property, a `__setattr__`, a subclass's `__getitem__`, a
 slice, a tagged container or key) goes to the general primitive in
 `_primitives`. Each closure is a `shortcut` of that primitive: a
@@ -96,7 +96,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return None
 
     def iload(container, key):
-        if type(container) not in _INDEXED or type(key) is Tagged or type(key) is slice:
+        if type(container) not in _INDEXED or type(key) is not int and (
+                type(container) is not dict or type(key) is Tagged or type(key) is slice):
             return slow_getitem(container, key)
         value = container[key]
         if entries and id(container) in entries:
@@ -104,7 +105,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         return value
 
     def istore(container, key, value):
-        if type(container) not in _STORED or type(key) is Tagged or type(key) is slice or \
+        if type(container) not in _STORED or type(key) is not int and (
+                type(container) is not dict or type(key) is Tagged or type(key) is slice) or \
                 (members and id(container) in members):  # (a new key may need forgetting)
             return slow_setitem(container, key, value)
         if type(value) is Tagged and value.tag is tag:

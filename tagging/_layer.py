@@ -144,6 +144,15 @@ def _foreign_result(tag: Tag, f: Callable, args: tuple, result: Any) -> Any:
     return result
 
 
+def builds_containers(f: Callable) -> bool:
+    """Whether the foreign call `f` is an operator that may build a container out of
+    containers (`a + b`, `a * 3`, `a | b`), whose result `keeps_element_metadata`."""
+    try:
+        return f in _BUILDERS
+    except TypeError:  # unhashable
+        return False
+
+
 def keeps_element_metadata(f: Callable, result: Any) -> bool:
     """Whether `result`, returned by the foreign call `f`, gets the metadata of the
     elements (members) it took from `f`'s arguments: a builtin container that an
@@ -151,10 +160,7 @@ def keeps_element_metadata(f: Callable, result: Any) -> bool:
     deque with a `maxlen`, which drops elements from either end."""
     if type(result) not in _BUILT or type(result) is deque and result.maxlen is not None:
         return False
-    try:
-        return f in _BUILDERS
-    except TypeError:  # unhashable
-        return False
+    return builds_containers(f)
 
 
 def _cells(tag: Tag, runtime: Any) -> dict:

@@ -23,6 +23,7 @@ derivative of an inner one would be wrong.
 
 from __future__ import annotations
 
+import array
 import builtins as native
 import copy
 import functools
@@ -145,11 +146,27 @@ def delattr_(ctx, obj, name):
 
 # Items -----------------------------------------------------------------------------
 
+# C containers that read a key as a position, `operator.index(key)`.
+_POSITIONAL = (*heap.SEQUENCES, str, bytes, bytearray, range, memoryview, array.array)
+
+
+def _position(ctx, container, key):
+    """`key` as a C sequence reads it: a key whose class has a Python `__index__`
+    becomes the int that gives, called in the context (natively, what it computes
+    and stores would lose its metadata), so the slot is found by its position."""
+    kind = native.type(rawest(key))
+    if kind is int or kind is slice or routes.python_method(kind, "__index__") is None or \
+            not native.isinstance(rawest(container), _POSITIONAL):
+        return key
+    return heap.own(call_in(ctx, operator.index, key), ctx.tag)
+
+
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:  # (given the key as written: it may compute with it)
         return call_in(ctx, method, container, key)
+    plain_key = _position(ctx, container, plain_key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
     value = operator.getitem(container, plain_key)
@@ -170,6 +187,7 @@ def setitem(ctx, container, key, value):
     if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
         return
+    plain_key = _position(ctx, container, plain_key)
     if not native.isinstance(rawest(container), _KEEPS_OBJECTS):
         _store_converted(ctx, container, plain_key, value)
         return
@@ -214,6 +232,7 @@ def delitem(ctx, container, key):
     if method is not None:
         call_in(ctx, method, container, key)
         return
+    key = _position(ctx, container, key)
     if native.isinstance(rawest(container), dict):
         operator.delitem(container, key)
         heap.forget_entry(tag, container, key)

@@ -4,9 +4,11 @@ A context that decides what foreign calls may receive needs to know whether
 a value carries its metadata anywhere: on itself, or in a slot of a container
 or object it reaches (`carries_metadata`). The shadow store knows; this asks
 it, and nothing here changes it. Such a context may let a container that an
-operator built out of containers through (`keeps_element_metadata`): its elements
-keep their metadata. A context whose rules tag every result they
-compute wants `tag` without its per-call checks (`tagger`). A `Tagged`
+operator built out of containers through (`keeps_element_metadata`;
+`builds_containers` asks it of the operator before the call): its elements keep
+their metadata. A context whose rules tag every result they compute wants `tag`
+without its per-call checks (`tagger`); one reused for many runs gives itself a
+fresh tag for each (`retag`). A `Tagged`
 (exported by `tagging`) is read through its fields `value`, `meta` and `tag`
 (`rawest` is the plain value under every tag); a context's tag is `ctx.tag`.
 A value carrying metadata that leaves transformed code by a route the metadata
@@ -20,14 +22,14 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
-from tagging._layer import Tag, keeps_element_metadata
+from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
 from tagging._tag import tag
 from tagging._tagged import Tagged, rawest, transparent
 
-__all__ = ["carries_metadata", "keeps_element_metadata", "tagger", "rawest", "dropped",
-           "WAYS_OUT", "retag"]
+__all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "tagger",
+           "rawest", "dropped", "WAYS_OUT", "retag"]
 
 _new = object.__new__
 

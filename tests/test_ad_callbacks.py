@@ -4,8 +4,6 @@
 calls Python code; each of its lines names a row of `ROWS` here, and each row is
 a derivative that is right (the Python part runs in the context) or refused with
 `NonDifferentiableError` (a value carrying a derivative would leave the thread).
-Rows in `NOT_YET` are the lines the doc marks "not yet": strict xfails that give
-the right answer, so a fix shows up here.
 """
 
 import asyncio
@@ -106,6 +104,18 @@ def user_number(x, log=None):
         def __lt__(self, other):
             note()
             return id(self) < id(other)
+
+        def __hash__(self):
+            note()
+            return 1
+
+        def __repr__(self):
+            note()
+            return "Number()"
+
+        def __str__(self):
+            note()
+            return "a number"
 
     return Number()
 
@@ -301,16 +311,44 @@ def heapq_lt(x):
     return logged(lambda obj: heapq.heappush([user_number(0.0)], obj))(x)
 
 
+def heapify_lt(x):
+    return logged(lambda obj: heapq.heapify([obj, user_number(0.0)]))(x)
+
+
 def bisect_lt(x):
     return logged(lambda obj: bisect.bisect([user_number(0.0)], obj))(x)
+
+
+def insort_lt(x):
+    return logged(lambda obj: bisect.insort([user_number(0.0)], obj))(x)
+
+
+def bisect_key(x):
+    log = []
+    bisect.bisect([1.0, 2.0], 1.5, key=lambda v: log.append(x * 2) or v)  # key called twice
+    return sum(log)
 
 
 def fstring_format(x):
     return logged(lambda obj: f"{obj}")(x)
 
 
+def fstring_conversions(x):
+    return logged(lambda obj: f"{obj!r:>4}{obj!s}{obj!a:{''}}")(x)
+
+
 def subscript_index(x):
     return logged(lambda obj: [1.0, 2.0][obj])(x)
+
+
+def subscript_reads_the_slot(x):
+    return [1.0, x * 2][user_number(0.0)]  # (its `__index__` gives 1)
+
+
+def subscript_stores_into_the_slot(x):
+    xs = [0.0, 0.0]
+    xs[user_number(0.0)] = x * 2
+    return xs[1]
 
 
 # Copies and pickles -----------------------------------------------------------------
@@ -521,6 +559,23 @@ ROWS = {
     "asyncio-coroutine": Row(asyncio_coroutine, 1.5, 2.0),
     "asyncio-future": Row(asyncio_future, 1.5, 2.0),
     "sqlite-function": Row(sqlite_function, 1.5, 2.0),
+    # C code comparing, formatting, indexing, measuring user objects
+    "heapq-lt-dunder": Row(heapq_lt, 1.5, 2.0),
+    "heapq-heapify-lt-dunder": Row(heapify_lt, 1.5, 2.0),
+    "bisect-lt-dunder": Row(bisect_lt, 1.5, 2.0),
+    "bisect-insort-lt-dunder": Row(insort_lt, 1.5, 2.0),
+    "bisect-key": Row(bisect_key, 1.5, 4.0),
+    "fstring-format-dunder": Row(fstring_format, 1.5, 2.0),
+    "fstring-conversions": Row(fstring_conversions, 1.5, 6.0),
+    "subscript-index-dunder": Row(subscript_index, 1.5, 2.0),
+    "subscript-reads-the-slot": Row(subscript_reads_the_slot, 1.5, 2.0),
+    "subscript-stores-into-the-slot": Row(subscript_stores_into_the_slot, 1.5, 2.0),
+    "range-index-dunder": Row(logged(range), 1.5, 2.0),
+    "len-dunder": Row(logged(len), 1.5, 2.0),
+    "hash-dunder": Row(logged(hash), 1.5, 2.0),
+    "repr-dunder": Row(logged(repr), 1.5, 2.0),
+    "str-dunder": Row(logged(str), 1.5, 2.0),
+    "ascii-dunder": Row(logged(ascii), 1.5, 2.0),
     # copies and pickles
     "deepcopy-slots": Row(lambda x: copy.deepcopy(Slotted(x * 2)).a, 1.5, 2.0),
     "copy-slots": Row(lambda x: copy.copy(Slotted(x * 2)).a, 1.5, 2.0),
@@ -550,15 +605,6 @@ ROWS = {
     "queue-to-a-running-thread": Row(queue_to_a_running_thread, 1.5, REFUSED, serving),
 }
 
-# Lines the doc marks "not yet": the right answer, as strict xfails.
-NOT_YET = {
-    "heapq-lt-dunder": Row(heapq_lt, 1.5, 2.0),
-    "bisect-lt-dunder": Row(bisect_lt, 1.5, 2.0),
-    "fstring-format-dunder": Row(fstring_format, 1.5, 2.0),
-    "subscript-index-dunder": Row(subscript_index, 1.5, 2.0),
-    "len-dunder": Row(logged(len), 1.5, 2.0),
-}
-
 
 def check(row: Row) -> None:
     with row.around():
@@ -582,12 +628,6 @@ def checked(row: Row) -> None:
 @pytest.mark.parametrize("name", ROWS)
 def test_a_c_entry_point_runs_its_python_in_the_context_or_is_refused(name):
     check(ROWS[name])
-
-
-@pytest.mark.xfail(strict=True, reason="docs/callbacks.md: not yet")
-@pytest.mark.parametrize("name", NOT_YET)
-def test_not_yet(name):
-    check(NOT_YET[name])
 
 
 # Rows whose function is not linear in x (the nested law below needs linear ones).
@@ -614,10 +654,7 @@ def test_refused_under_a_second_derivative(name):
 def test_the_doc_lists_every_row_and_only_them():
     doc = (pathlib.Path(__file__).parent.parent / "docs" / "callbacks.md").read_text()
     named = set(re.findall(r"`row:([a-z0-9-]+)`", doc))
-    assert named == set(ROWS) | set(NOT_YET)
-    for name in NOT_YET:
-        line = next(line for line in doc.splitlines() if f"`row:{name}`" in line)
-        assert "not yet" in line
+    assert named == set(ROWS)
     for name in ROWS:
         line = next(line for line in doc.splitlines() if f"`row:{name}`" in line)
         assert "not yet" not in line
@@ -764,6 +801,21 @@ def test_a_factory_runs_in_the_context(x, c, key):
         return table[key] + table[key]
 
     assert D(f, x) == 2 * c
+
+
+def fstrings(x, obj):
+    width, places = 8, 3
+    return [f"{x:.2f}", f"{x!r}", f"{x=}", f"{x:{width}.{places}f}|", f"{obj}", f"{obj:>4}",
+            f"{obj!s}", f"{obj!r}", f"{obj!a}", f"a{{b}}{obj=}", f"{'s':{width}}",
+            f"{obj:{width}{places}}"]
+
+
+def test_an_fstring_gives_the_text_it_gives_natively():
+    """Each field is lowered to a `format` call: conversions, nested specs and `=`
+    give what CPython's own formatting gives."""
+    seen = []
+    D(lambda x: seen.append(fstrings(x, user_number(x))) or x, 1.5)
+    assert seen == [fstrings(1.5, user_number(1.5))]
 
 
 # What hooks see ---------------------------------------------------------------------

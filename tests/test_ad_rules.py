@@ -340,9 +340,9 @@ def test_builtins_property(x, q, n):
 
 def test_builtins_not_numeric(capsys):
     covers(builtins.type, builtins.isinstance, builtins.issubclass, builtins.callable,
-           builtins.repr, builtins.str, builtins.format, builtins.print)
+           builtins.repr, builtins.ascii, builtins.str, builtins.format, builtins.print)
     assert ad.D(lambda x: (type(x) is float) + isinstance(x, float) + issubclass(type(x), float)
-                + callable(x) + (repr(x) == "2.5") + (str(x) == "2.5")
+                + callable(x) + (repr(x) == ascii(x) == "2.5") + (str(x) == "2.5")
                 + (format(x, ".1f") == "2.5") + (print(x) is None) + x, 2.5) == 1
     assert capsys.readouterr().out == "2.5\n"
 

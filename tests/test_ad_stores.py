@@ -4,7 +4,10 @@ a NumPy array) keep no object to find the tangent by again, so storing a value t
 carries one is refused, and a refusal that `f` catches still makes `D` raise."""
 
 import array
+import collections
 import ctypes
+import sqlite3
+import struct
 
 import pytest
 
@@ -162,3 +165,72 @@ def test_c_code_consuming_a_generator_of_derivatives_is_refused():
     with pytest.raises(NonDifferentiableError, match="array"):
         D(lambda x: array.array("d", (x * i for i in range(3)))[1], 2.0)
     assert D(lambda x: sum(x * i for i in range(3)), 2.0) == 3.0  # a model: in the context
+
+
+def a_table():
+    connection = sqlite3.connect(":memory:")
+    connection.execute("create table t (v real)")
+    return connection
+
+
+# C functions that keep what they are given: (the storage, the store of x into it,
+# what the storage holds).
+KEEPERS = {
+    "array.append": (lambda: array.array("d"), lambda a, x: a.append(x), list),
+    "array.extend": (lambda: array.array("d"), lambda a, x: a.extend([x]), list),
+    "array.insert": (lambda: array.array("d"), lambda a, x: a.insert(0, x), list),
+    "struct.pack_into": (lambda: bytearray(8), lambda b, x: struct.pack_into("d", b, 0, x),
+                         bytes),
+    "sqlite3 parameter": (a_table, lambda c, x: c.execute("insert into t values (?)", (x,)),
+                          lambda c: c.execute("select v from t").fetchall()),
+    "sqlite3 parameters": (a_table, lambda c, x: c.executemany("insert into t values (?)",
+                                                               [(x,)]),
+                           lambda c: c.execute("select v from t").fetchall()),
+    "ctypes array": (lambda: (ctypes.c_double * 1)(), lambda c, x: c.__setitem__(0, x), list),
+    "setattr on a C object": (Cell, lambda c, x: setattr(c, "v", x), lambda c: c.v),
+}
+
+
+@pytest.mark.parametrize("name", KEEPERS)
+def test_a_c_function_that_keeps_its_argument_is_refused_before_it_runs(name):
+    """Decided from the function before the call (`ad._foreign`): the storage holds
+    what it held, even when `f` catches the refusal."""
+    make, store, read = KEEPERS[name]
+    storage = make()
+    before = read(storage)
+
+    def f(x):
+        try:
+            store(storage, x * 2)
+        except NonDifferentiableError:
+            pass
+        return x
+
+    with pytest.raises(NonDifferentiableError) as raised:
+        D(f, 1.5)
+    assert "test_ad_stores.py" in str(raised.value)  # the user's line
+    assert read(storage) == before
+
+
+def test_an_operator_draining_a_generator_of_derivatives_is_refused():
+    """`xs += gen`: C would take the generator's values plain (this gave 0)."""
+    def f(x):
+        xs = [1.0]
+        xs += (x * i for i in range(3))
+        return xs[2]
+
+    with pytest.raises(NonDifferentiableError, match="operator.iadd"):
+        D(f, 1.5)
+
+
+def test_c_calls_whose_result_carries_no_number_still_run():
+    """What `ad._foreign` lets run: text, truth values, dict reads and moves, containers
+    built of containers."""
+    def f(x):
+        text = "%.1f" % x + "{:.1f}".format(x) + (1.5).__repr__() + "ab" * 2
+        table = collections.OrderedDict(a=x, b=2 * x)
+        table.move_to_end("a")
+        found = hasattr(x, "real") and "a" in table and list(table.values())[1]  # a: x
+        return len(text) * found + ([x] + [3 * x] * 2)[2]
+
+    assert D(f, 1.5) == len("1.51.51.5abab") + 3.0

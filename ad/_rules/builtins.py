@@ -52,7 +52,7 @@ defconstant(builtins.int, builtins.round, builtins.bool, builtins.hash, builtins
 # Not numeric: they run on the plain value (and a derivative's own machinery, run in
 # an enclosing one, asks them about its `Tagged` wrappers without a detour).
 defconstant(builtins.type, builtins.isinstance, builtins.issubclass, builtins.callable,
-            builtins.repr, builtins.str, builtins.format, builtins.print)
+            builtins.repr, builtins.ascii, builtins.str, builtins.format, builtins.print)
 defrefused(method)
 
 # Attributes of a number carrying a tangent: `x.real` is `real(x)`; a method
