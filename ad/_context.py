@@ -83,38 +83,33 @@ class Differentiation(Context):
     def fallback_inside(self, f: Callable, dispatch: Callable) -> Callable:
         """The foreign call of `f` as a derivative enclosing this one runs it
         (`dispatch` is its resolution): given nothing that may carry this
-        derivative's tangent, the enclosing derivative's own call of `f`, with no
-        step of this one to run; otherwise `fallback`, which it runs, seeing every
-        step. And so on for one enclosing that one."""
+        derivative's tangent, and with no way of its own here (`_own_way`), the
+        enclosing derivative's own call of `f`, with no step of this one to run;
+        otherwise `fallback`, which it runs, seeing every step. And so on for one
+        enclosing that one."""
         receiver = _receiver(f)
-        general = functools.partial(self.fallback, f)
+        general = _dispatched(dispatch, functools.partial(self.fallback, f))
+        if _own_way(f) is not None:
+            return general
 
         def built(target: Callable, general: Callable) -> Callable:
             def fallback_enclosed(*args, **kwargs):
-                if not (any(_may_carry(a, self) for a in args) or kwargs and any(
-                        _may_carry(v, self) for v in kwargs.values()) or receiver is not None
-                        and carries_metadata(receiver, self)):
-                    return target(*args, **kwargs)
-                return general(*args, **kwargs)
+                if _carried(self, args, kwargs, receiver):
+                    return general(*args, **kwargs)
+                return target(*args, **kwargs)
 
             return enclosed(fallback_enclosed, lambda outer: built(
                 outer(target), _dispatched(outer, general)))
 
-        if type(f) is _CACHED:  # an `lru_cache`d function: its body runs here
-            return _dispatched(dispatch, general)
-        return built(dispatch(f), _dispatched(dispatch, general))
+        return built(dispatch(f), general)
 
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
-        if type(f) is _CACHED:
-            return _memoised(self, f, args, kwargs)
-        twin = comparing_twin(f)
-        if twin is not None:  # `heapq.heappush`: a user's `__lt__` runs in the context
-            return recurse(self, twin, *args, **kwargs)
+        own_way = _own_way(f)
+        if own_way is not None:
+            return own_way(self, f, args, kwargs)
         rule = rule_of(f)
         receiver = _receiver(f)
-        if type(rule) is Constant or not (
-                any(_may_carry(a, self) for a in (*args, *kwargs.values()))
-                or receiver is not None and carries_metadata(receiver, self)):
+        if type(rule) is Constant or not _carried(self, args, kwargs, receiver):
             return super().fallback(f, *args, **kwargs)
         if type(rule) is User:
             if _numbers_only(args, kwargs):
@@ -155,6 +150,28 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def _own_way(f: Callable) -> Callable | None:
+    """How a foreign call of `f` runs in the context whatever it is given, if it has
+    a way of its own: an `lru_cache`d function's body runs in the context (its own
+    cache was filled natively); `heapq.heappush` runs its Python twin, so that a
+    user's `__lt__` runs in the context."""
+    if type(f) is _CACHED:
+        return _memoised
+    return _twin_run if comparing_twin(f) is not None else None
+
+
+def _twin_run(ctx: Differentiation, f: Callable, args: tuple, kwargs: dict) -> Any:
+    return recurse(ctx, comparing_twin(f), *args, **kwargs)
+
+
+def _carried(ctx: Differentiation, args: tuple, kwargs: dict, receiver: Any) -> bool:
+    """Whether a foreign call's arguments, or the object its C method is bound to,
+    may hand it this derivative's tangent."""
+    return any(_may_carry(a, ctx) for a in args) or bool(kwargs) and any(
+        _may_carry(v, ctx) for v in kwargs.values()) or \
+        receiver is not None and carries_metadata(receiver, ctx)
 
 
 def _may_carry(value: Any, ctx: Differentiation) -> bool:
