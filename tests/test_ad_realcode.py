@@ -422,8 +422,7 @@ PACKAGES = [
     Case("sortedcontainers.SortedKeyList(key=neg).add", P.sc_sortedkeylist, 0.7,
          lambda x: 200, needs="sortedcontainers"),
     Case("sortedcontainers.SortedDict", P.sc_sorteddict, 0.7, lambda x: 7 + 2 * Fraction(x),
-         needs="sortedcontainers",
-         fails=refused("dict.__new__ named (SortedDict is a dict subclass)")),
+         needs="sortedcontainers"),
     Case("uncertainties ufloat nominal value vs its own derivative", P.unc_nominal, 0.7,
          _uncertainties_derivative, needs="uncertainties",
          fails=refused("float.__mul__ runs in C and has no rule "
