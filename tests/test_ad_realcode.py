@@ -399,9 +399,7 @@ PACKAGES = [
     Case("more_itertools.dotproduct", P.mit_dotproduct, 0.7, lambda x: 5 + 2 * Fraction(x),
          needs="more_itertools"),
     Case("more_itertools.polynomial_eval", P.mit_polynomial_eval, 0.7,
-         lambda x: 3 * Fraction(x) ** 2 - 8 * Fraction(x) - 17, needs="more_itertools",
-         fails=refused("on 3.12+ polynomial_eval hands math.sumprod a generator of powers "
-                       "of x: C code would take its values plain") if _PY >= (3, 12) else ()),
+         lambda x: 3 * Fraction(x) ** 2 - 8 * Fraction(x) - 17, needs="more_itertools"),
     Case("more_itertools.roundrobin", P.mit_roundrobin, 0.7, lambda x: 2 * Fraction(x),
          needs="more_itertools",
          fails=crash(RuntimeError, "'generator raised StopIteration': the model of "
@@ -410,9 +408,7 @@ PACKAGES = [
     Case("more_itertools.windowed", P.mit_windowed_sums, 0.7, lambda x: 1,
          needs="more_itertools"),
     Case("more_itertools.convolve", P.mit_convolve, 0.7, lambda x: 2 * Fraction(x),
-         needs="more_itertools",
-         fails=refused("on 3.12+ convolve calls math.sumprod, which runs in C and has no "
-                       "rule") if _PY >= (3, 12) else ()),
+         needs="more_itertools"),
     Case("more_itertools.chunked means", P.mit_chunked_means, 0.7, lambda x: 2 + Fraction(x),
          needs="more_itertools"),
     Case("sortedcontainers.SortedList", P.sc_sortedlist, 0.7, lambda x: 10,
@@ -508,8 +504,7 @@ EVERYDAY = [
          lambda x: mpdiff(lambda t: 2 * mpmath.ncdf(-t / 2), x)),
     Case("NormalDist.samples(seed=1)", S.st_normal_samples, 0.7, lambda x: 3),
     Case("math.sumprod (3.12+)", S.m_sumprod, 0.7, lambda x: 5,
-         marks=[pytest.mark.skipif(_PY < (3, 12), reason="math.sumprod is new in 3.12")],
-         fails=refused("math.sumprod runs in C and has no rule")),
+         marks=[pytest.mark.skipif(_PY < (3, 12), reason="math.sumprod is new in 3.12")]),
     Case("statistics.fmean with weights", S.st_fmean_weights, 0.7,
          lambda x: mpdiff(lambda t: (t + 2) / (t + 1), x)),
 ]

@@ -425,7 +425,10 @@ def test_number_methods_lines():
                 Fraction(7, 10)) == 2
     assert close(ad.D(lambda q: statistics._float_sqrt_of_frac(q.numerator, q.denominator),
                       Fraction(7, 10)), diff(mpmath.sqrt, Fraction(7, 10)))
-
+    if hasattr(math, "sumprod"):  # Python 3.12+
+        covers(math.sumprod, math_rules._sumprod)
+        assert close(ad.D(lambda t: math.sumprod([t, t * t], [2.5, t]), 0.7),
+                     diff(lambda t: t * 2.5 + t ** 3, 0.7))
 
 
 # ---------------------------------------------------------------------------
