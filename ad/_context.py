@@ -18,6 +18,7 @@ import inspect
 import math
 import numbers
 import operator
+import pickle
 import types
 from collections.abc import Collection
 from typing import Any, Callable
@@ -90,6 +91,10 @@ class Differentiation(Context):
         if f is dropped:
             _, route = args
             raise self.refuse(lost(route, WAYS_OUT[route]))
+        if f is pickle.dumps or f is pickle.dump:  # refused before it writes
+            raise self.refuse(refusal(
+                f, "it would turn a value carrying a derivative into bytes, which carry "
+                   "none; to copy the value, use copy.deepcopy, which keeps its derivative"))
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
         twin = python_twin(f)

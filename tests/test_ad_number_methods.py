@@ -3,15 +3,18 @@
 The unbound dunders (`float.__mul__(a, b)`, as uncertainties calls them) against
 the plain dunder and the operator's derivative; `as_integer_ratio`, `numerator`
 and `denominator` against exact derivatives, and through statistics' exact sums;
-`Fraction.limit_denominator` (a step function), copies of a `Fraction`, and
-`math.sumprod` (3.12+) against exact `Fraction` derivatives.
+`Fraction.limit_denominator` (a step function), copies of a `Fraction`,
+`math.sumprod` (3.12+) against exact `Fraction` derivatives; and the refusal of
+`pickle`, which names the way out.
 """
 
 from __future__ import annotations
 
 import copy
+import io
 import math
 import operator
+import pickle
 import statistics
 import sys
 from fractions import Fraction
@@ -279,6 +282,26 @@ def test_a_copied_fraction_keeps_its_tangent(copier):
     assert D(lambda q: copier(q) * q, q) == 2 * q
     assert D(lambda q: copier([q, {"k": q * q}])[1]["k"], q) == 2 * q
     assert D(D(lambda q: copier(q) ** 3), q) == 6 * q
+
+
+# ---------------------------------------------------------------------------
+# pickle stays refused: bytes carry no derivative
+
+def test_pickle_is_refused_with_the_way_out():
+    with pytest.raises(NonDifferentiableError) as error:
+        D(lambda x: pickle.loads(pickle.dumps([x]))[0], 0.7)
+    message = str(error.value)
+    assert "cannot differentiate through pickle.dumps (called at " in message
+    assert "test_ad_number_methods.py" in message and "_pickle" not in message
+    assert "bytes" in message and "copy.deepcopy" in message
+    assert D(lambda x: copy.deepcopy([x])[0], 0.7) == 1  # the way out works
+
+
+def test_pickle_dump_is_refused_before_it_writes():
+    buffer = io.BytesIO()
+    with pytest.raises(NonDifferentiableError, match="pickle.dump .*copy.deepcopy"):
+        D(lambda x: pickle.dump([x], buffer), 0.7)
+    assert buffer.getvalue() == b""
 
 
 # ---------------------------------------------------------------------------
