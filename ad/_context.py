@@ -20,6 +20,7 @@ import inspect
 import math
 import numbers
 import operator
+import pickle
 import types
 from collections.abc import Collection
 from typing import Any, Callable
@@ -122,6 +123,10 @@ class Differentiation(Context):
         if f is dropped:
             _, route = args
             raise self.refuse(lost(route, WAYS_OUT[route]))
+        if f is pickle.dumps or f is pickle.dump:  # refused before it writes
+            raise self.refuse(refusal(
+                f, "it would turn a value carrying a derivative into bytes, which carry "
+                   "none; to copy the value, use copy.deepcopy, which keeps its derivative"))
         if isinstance(f, (types.FunctionType, types.MethodType)):
             raise self.refuse(no_source(f, canrecurse.why(self, f)))
         twin = python_twin(f)
@@ -592,18 +597,31 @@ _APPLY = {Jvp: _apply_jvp, Constant: _apply_constant, Refused: _apply_refused,
 
 
 def _attribute(ctx: Differentiation, value: Any, name: str, *default: Any) -> Any:
-    """`x.real`, `x.conjugate`: an attribute of a number carrying a tangent."""
-    if name in ATTRIBUTES:
+    """`x.real`, `x.conjugate`, `x.as_integer_ratio`: an attribute of a number
+    carrying a tangent (one its type has: a float has no `numerator`)."""
+    # Only the number's type is asked: under an enclosing derivative, this runs in
+    # that context and `value.value` carries its tangent, so the number's own bound
+    # method would be the enclosing context's, without this context's tangent.
+    kind = type(value.value)
+    if name in ATTRIBUTES and hasattr(kind, name):
         return ctx.rule_for(ATTRIBUTES[name])(value)
     if name in METHODS:
         return functools.partial(METHODS[name], value)
-    found = getattr(value.value, name, *default)
-    if callable(found) and getattr(found, "__self__", None) is value.value:
+    if isinstance(inspect.getattr_static(kind, name, None), _METHODS_OF_A_TYPE):
+        unbound = getattr(kind, name)
+        if rule_of(unbound) is not None:  # `float.as_integer_ratio`, bound to `x`
+            return functools.partial(unbound, value)
         return functools.partial(method, value, name)
+    found = getattr(value.value, name, *default)
     if _numeric(found):
         raise ctx.refuse(no_rule(getattr, f"the attribute {name!r} of a number carrying a "
                                           "derivative has no derivative rule"))
     return found
+
+
+# What a method is, found on its type (not a classmethod, a staticmethod, a property)
+_METHODS_OF_A_TYPE = (types.FunctionType, types.MethodDescriptorType,
+                      types.WrapperDescriptorType)
 
 
 def _method_named(primals: list) -> Any:

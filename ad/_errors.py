@@ -29,7 +29,8 @@ def describe(f: Any) -> str:
     if name is None:  # a callable object (`D(f)`, a partial): named by its repr
         return repr(f)
     module = getattr(f, "__module__", None) or ""
-    module = {"_operator": "operator", "builtins": "", "_struct": "struct"}.get(module, module)
+    module = {"_operator": "operator", "builtins": "", "_struct": "struct",
+              "_pickle": "pickle"}.get(module, module)
     return f"{module}.{name}" if module else name
 
 

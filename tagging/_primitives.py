@@ -865,6 +865,16 @@ def dict_delitem(ctx, container, key):
     heap.forget_entry(tag, container, key)
 
 
+def dict_iter(ctx, container):
+    """`dict.__iter__` (a subclass's own keys, past its `__iter__`): the keys keep
+    their metadata, as `iter` gives them."""
+    raw = heap.own(container, ctx.tag)
+    iterator = dict.__iter__(raw)  # (its own errors)
+    if heap.iterates_with_metadata(ctx.tag, raw):
+        return recurse(ctx, _each, dict.keys(raw))
+    return iterator
+
+
 def dict_get(ctx, container, key, default=None):
     tag = ctx.tag
     container, key = heap.own(container, tag), heap.own(key, tag)
@@ -1133,7 +1143,8 @@ BUILTINS: dict = {
     deque.extendleft: deque_extendleft,
     # dicts
     dict.__getitem__: dict_getitem, dict.__setitem__: dict_setitem,
-    dict.__delitem__: dict_delitem, dict.update: dict_update, dict.get: dict_get,
+    dict.__delitem__: dict_delitem, dict.__iter__: dict_iter, dict.update: dict_update,
+    dict.get: dict_get,
     dict.pop: _popper(dict.pop), dict.popitem: _pair_popper(dict.popitem),
     dict.setdefault: _defaulter(dict.__setitem__), dict.clear: dict_clear,
     OrderedDict.pop: _popper(OrderedDict.pop),

@@ -229,9 +229,7 @@ STDLIB = [
     Case("statistics.linear_regression slope", S.st_linear_regression_slope, 0.7,
          lambda x: mpdiff(lambda t: _cov([1, 2, 3], [t, 2, t * t]) / _var([1, 2, 3]), x)),
     Case("NormalDist.from_samples stdev", S.st_from_samples_stdev, 0.7,
-         lambda x: mpdiff(lambda t: mpmath.sqrt(_var([t, 1, 2])), x),
-         fails=refused("float.as_integer_ratio has no derivative rule "
-                       "(statistics._exact_ratio, called by fmean's variance)")),
+         lambda x: mpdiff(lambda t: mpmath.sqrt(_var([t, 1, 2])), x)),
     Case("statistics.quantiles (exclusive; the middle cut is the element 2x)",
          S.st_quantiles, 0.7, lambda x: 2),
     # colorsys: the same module's code on mpf at 50 digits
@@ -410,17 +408,13 @@ PACKAGES = [
     Case("more_itertools.dotproduct", P.mit_dotproduct, 0.7, lambda x: 5 + 2 * Fraction(x),
          needs="more_itertools"),
     Case("more_itertools.polynomial_eval", P.mit_polynomial_eval, 0.7,
-         lambda x: 3 * Fraction(x) ** 2 - 8 * Fraction(x) - 17, needs="more_itertools",
-         fails=refused("on 3.12+ polynomial_eval hands math.sumprod a generator of powers "
-                       "of x: C code would take its values plain") if _PY >= (3, 12) else ()),
+         lambda x: 3 * Fraction(x) ** 2 - 8 * Fraction(x) - 17, needs="more_itertools"),
     Case("more_itertools.roundrobin", P.mit_roundrobin, 0.7, lambda x: 2 * Fraction(x),
          needs="more_itertools"),
     Case("more_itertools.windowed", P.mit_windowed_sums, 0.7, lambda x: 1,
          needs="more_itertools"),
     Case("more_itertools.convolve", P.mit_convolve, 0.7, lambda x: 2 * Fraction(x),
-         needs="more_itertools",
-         fails=refused("on 3.12+ convolve calls math.sumprod, which runs in C and has no "
-                       "rule") if _PY >= (3, 12) else ()),
+         needs="more_itertools"),
     Case("more_itertools.chunked means", P.mit_chunked_means, 0.7, lambda x: 2 + Fraction(x),
          needs="more_itertools"),
     Case("sortedcontainers.SortedList", P.sc_sortedlist, 0.7, lambda x: 10,
@@ -428,12 +422,11 @@ PACKAGES = [
     Case("sortedcontainers.SortedKeyList(key=neg).add", P.sc_sortedkeylist, 0.7,
          lambda x: 200, needs="sortedcontainers"),
     Case("sortedcontainers.SortedDict", P.sc_sorteddict, 0.7, lambda x: 7 + 2 * Fraction(x),
-         needs="sortedcontainers",
-         fails=refused("dict.__new__ named (SortedDict is a dict subclass)")),
+         needs="sortedcontainers"),
     Case("uncertainties ufloat nominal value vs its own derivative", P.unc_nominal, 0.7,
          _uncertainties_derivative, needs="uncertainties",
-         fails=refused("float.__mul__ runs in C and has no rule "
-                       "(uncertainties calls float.__mul__ unbound)")),
+         fails=refused("uncertainties' derivative coefficients are lambdas made by eval of "
+                       "a string at import, whose source is kept nowhere")),
     Case("uncertainties std_dev in an input's std_dev", P.unc_std_dev, 0.7,
          lambda x: mpdiff(lambda t: mpmath.sqrt((mpmath.mpf(1.5) * t) ** 2
                                                 + (2 * mpmath.mpf(0.3)) ** 2), x),
@@ -469,8 +462,7 @@ EVERYDAY = [
          lambda x: 1 + 2 * Fraction(x)),
     Case("operator.methodcaller('conjugate')", S.methodcaller_conjugate, 0.7, lambda x: 3),
     Case("Fraction(x).limit_denominator(1000) + x (piecewise constant + x)",
-         S.fraction_limit_denominator, 0.7, lambda x: 1,
-         fails=refused("fractions.Fraction.limit_denominator (pure Python) has no rule")),
+         S.fraction_limit_denominator, 0.7, lambda x: 1),
     Case("dict subclass __missing__ reading an attribute", S.dict_missing_attribute, 0.7,
          lambda x: 6),
     Case("dict subclass constructed with x, __missing__", S.dict_missing, 0.7, lambda x: 6),
@@ -494,7 +486,8 @@ EVERYDAY = [
     Case("types.SimpleNamespace(a=x)", S.simple_namespace, 0.7, lambda x: 3),
     Case("dict | dict", S.dict_union, 0.7, lambda x: 1 + 2 * Fraction(x)),
     Case("pickle round trip of [x]", S.pickle_round_trip, 0.7, lambda x: 3,
-         fails=refused("_pickle.dumps runs in C and has no rule")),
+         fails=refused("pickle.dumps turns x into bytes, which carry no derivative "
+                       "(the way out, copy.deepcopy, is tested in test_ad_number_methods)")),
     Case("Random.triangular(0, x, 0.2 x)", S.rnd_triangular, 0.7,
          lambda x: random.Random(3).triangular(0.0, 1.0, 0.2)),
     Case("Random.gammavariate in beta", S.rnd_gammavariate, 0.7,
@@ -518,8 +511,7 @@ EVERYDAY = [
          lambda x: mpdiff(lambda t: 2 * mpmath.ncdf(-t / 2), x)),
     Case("NormalDist.samples(seed=1)", S.st_normal_samples, 0.7, lambda x: 3),
     Case("math.sumprod (3.12+)", S.m_sumprod, 0.7, lambda x: 5,
-         marks=[pytest.mark.skipif(_PY < (3, 12), reason="math.sumprod is new in 3.12")],
-         fails=refused("math.sumprod runs in C and has no rule")),
+         marks=[pytest.mark.skipif(_PY < (3, 12), reason="math.sumprod is new in 3.12")]),
     Case("statistics.fmean with weights", S.st_fmean_weights, 0.7,
          lambda x: mpdiff(lambda t: (t + 2) / (t + 1), x)),
 ]
@@ -625,9 +617,6 @@ def _pvariance_exact_derivative(x):
     return (2 * x + 4 * x ** 3) / 3 - 2 * m * (1 + 2 * x) / 3
 
 
-_FRACTION_DEEPCOPY = ("fractions.Fraction.__deepcopy__ (pure Python) is refused as having "
-                      "no rule")
-
 # At exact points: statistics computes in Fractions, so the derivative is exact too.
 EXACT = [
     Case("statistics.mean at a Fraction", S.st_mean_exact, Fraction(7, 10),
@@ -641,12 +630,11 @@ EXACT = [
     Case("itertools.pairwise at a Fraction (float data: a float result)", S.it_pairwise,
          Fraction(7, 10), lambda x: 28 * x - 6),
     Case("copy.deepcopy at a Fraction", S.cp_deepcopy, Fraction(7, 10), lambda x: 4 * x,
-         rel=0, fails=refused(_FRACTION_DEEPCOPY)),
+         rel=0),
     Case("dataclasses.replace / astuple at a Fraction", S.dc_replace, Fraction(7, 10),
-         lambda x: 3, rel=0, fails=refused(_FRACTION_DEEPCOPY + " (astuple deep-copies)")),
+         lambda x: 3, rel=0),
     Case("NormalDist.from_samples at a Fraction", S.st_from_samples_stdev, Fraction(7, 10),
-         lambda x: mpdiff(lambda t: mpmath.sqrt(_var([t, 1, 2])), x),
-         fails=refused("Fraction.as_integer_ratio has no derivative rule")),
+         lambda x: mpdiff(lambda t: mpmath.sqrt(_var([t, 1, 2])), x)),
 ]
 
 def mp_jacobian(g: Callable, v: list) -> list:

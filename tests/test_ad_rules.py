@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import cmath
+import copy
 import math
 import operator
 import statistics
@@ -27,6 +28,7 @@ from ad._rules import RULES, User
 from ad._rules import builtins as builtins_rules
 from ad._rules import cmath as cmath_rules
 from ad._rules import math as math_rules
+from ad._rules import methods as methods_rules
 from ad._rules import mpmath as mpmath_rules
 from ad._rules import operator as operator_rules
 from ad._rules import statistics as statistics_rules
@@ -369,8 +371,64 @@ def test_builtins_lines():
     assert ad.D(lambda y: (y * 1j).conjugate(), 2.0) == -1j
     assert ad.D(lambda x: int(x) + round(x) + bool(x) + hash(x) * 0 + (id(x) > 0)
                 + len([x]) + x, 2.5) == 1
-    with pytest.raises(ad.NonDifferentiableError):
-        ad.D(lambda x: x.as_integer_ratio()[0] * 1.0, 2.5)
+    with pytest.raises(ad.NonDifferentiableError):  # a method of a number without a rule
+        ad.D(lambda x: x.__divmod__(2.0)[1] * 1.0, 2.5)
+
+
+# points of each kind for its dunders: (receiver, other argument)
+_DUNDER_POINTS = {int: (3, 2), float: (0.7, 1.5), complex: (0.7 + 0.2j, 1.5 - 0.5j),
+                  Fraction: (Fraction(7, 10), Fraction(3, 2))}
+
+
+def _operator_on_mpmath(plain, x, y):
+    if plain is operator.floordiv:  # a step: mpmath's diff of it is 0
+        return mpmath.floor(x / y)
+    return plain(x, y)
+
+
+def test_number_methods_lines():
+    """Each dunder line against mpmath's derivative of its operator (the values and
+    NotImplemented against the plain dunders: `test_ad_number_methods`)."""
+    covers(methods_rules.plain_result, methods_rules.numerator_of, int.as_integer_ratio,
+           float.as_integer_ratio, Fraction.as_integer_ratio, mpmath.mpf.as_integer_ratio,
+           Fraction.limit_denominator, Fraction.__copy__, Fraction.__deepcopy__,
+           builtins_rules.numerator, builtins_rules.denominator, Fraction.numerator.fget,
+           Fraction.denominator.fget, statistics._float_sqrt_of_frac)
+    for kind, (a, b) in _DUNDER_POINTS.items():
+        for short, plain in methods_rules._BINARY.items():
+            for reflected, name in ((False, f"__{short}__"), (True, f"__r{short}__")):
+                if not hasattr(kind, name):
+                    continue
+                dunder = getattr(kind, name)
+                covers(dunder, methods_rules.VALUES[dunder])
+
+                def on_mpmath(x, y, plain=plain, reflected=reflected):
+                    x, y = mpmath.mpmathify(x), mpmath.mpmathify(y)
+                    return _operator_on_mpmath(plain, *((y, x) if reflected else (x, y)))
+
+                assert close(ad.D(lambda t: dunder(t, b), a),
+                             diff(lambda t: on_mpmath(t, b), a)), dunder
+                assert close(ad.D(lambda t: dunder(a, t), b),
+                             diff(lambda t: on_mpmath(a, t), b)), dunder
+        for name, plain in methods_rules._UNARY.items():
+            if hasattr(kind, name):
+                dunder = getattr(kind, name)
+                covers(dunder)
+                expected = 0 if plain in (math.trunc, math.floor, math.ceil, round) else \
+                    diff(plain, a)
+                assert close(ad.D(dunder, a), expected), dunder
+    for x in (0.7, Fraction(7, 10), 3, mpmath.mpf(0.7)):
+        assert ad.D(lambda t: (lambda n, d: n / d)(*t.as_integer_ratio()), x) == 1
+    assert ad.D(lambda q: q.numerator / q.denominator, Fraction(7, 10)) == 1
+    assert ad.D(lambda n: n.numerator * 2 + n.denominator, 3) == 2
+    assert ad.D(lambda q: q.limit_denominator(3) + copy.copy(q) + copy.deepcopy(q),
+                Fraction(7, 10)) == 2
+    assert close(ad.D(lambda q: statistics._float_sqrt_of_frac(q.numerator, q.denominator),
+                      Fraction(7, 10)), diff(mpmath.sqrt, Fraction(7, 10)))
+    if hasattr(math, "sumprod"):  # Python 3.12+
+        covers(math.sumprod, math_rules._sumprod)
+        assert close(ad.D(lambda t: math.sumprod([t, t * t], [2.5, t]), 0.7),
+                     diff(lambda t: t * 2.5 + t ** 3, 0.7))
 
 
 # ---------------------------------------------------------------------------

@@ -336,6 +336,17 @@ def key_of_a_subclass_setitem(x):
     return list(table)[0]
 
 
+class SortedKeys(dict):
+    """Iterates its keys sorted; `dict.__iter__` reads them in its own order."""
+
+    def __iter__(self):
+        return iter(sorted(dict.__iter__(self)))
+
+
+def key_of_dict_iter_past_an_override(x):
+    return next(dict.__iter__(SortedKeys({x: 1.0})))
+
+
 def key_into_a_set(x):
     return set({x: 1.0}).pop()
 
@@ -348,7 +359,8 @@ KEYS = [key_store, key_display, key_comprehension, key_loop, key_view, key_items
         key_items_list, key_popitem, key_sorted, key_dict_of_a_dict, key_dict_of_pairs,
         key_dict_of_zip, key_fromkeys, key_copy, key_copy_copy, key_deepcopy,
         key_double_star, key_union, key_update, key_setdefault, key_defaultdict,
-        key_of_a_subclass_setitem, key_into_a_set, set_into_keys]
+        key_of_a_subclass_setitem, key_of_dict_iter_past_an_override, key_into_a_set,
+        set_into_keys]
 
 
 @pytest.mark.parametrize("f", SETS + KEYS, ids=lambda f: f.__name__)
@@ -502,7 +514,8 @@ def set_errors():
                     lambda: {1} | [2], lambda: {[1]}, lambda: {[]: 1},
                     lambda: {1}.intersection_update([[]]), lambda: {1}.discard([]),
                     lambda: set.add(5, 1), lambda: dict.__getitem__(5, 1),
-                    lambda: dict.__setitem__(5, 1, 2), lambda: set.union(5, [1])):
+                    lambda: dict.__setitem__(5, 1, 2), lambda: dict.__iter__(5),
+                    lambda: set.union(5, [1])):
         try:
             results.append(attempt())
         except Exception as error:

@@ -13,6 +13,8 @@ from typing import Any
 
 import mpmath
 
+from ad._errors import refusal
+
 _MP = (mpmath.mpf, mpmath.mpc)
 
 
@@ -95,3 +97,20 @@ def product_terms(gs: Any, factors: tuple) -> list:
     for i in range(len(factors) - 1, -1, -1):
         suffix[i] = suffix[i + 1] * factors[i]
     return [g * prefix[i] * suffix[i + 1] for i, g in enumerate(gs)]
+
+
+def numerator_tangent(g: Any, denominator: int, f: Any) -> Any:
+    """The tangent of a numerator over a constant `denominator` (`as_integer_ratio`,
+    `.numerator`): `g * denominator`. A float tangent that this overflows (the
+    denominator of a float below about 1e-292 is beyond the floats) is refused,
+    named by `f`: an infinite tangent would pass for a derivative."""
+    try:
+        tangent = g * denominator
+    except OverflowError:  # a float times an int beyond the floats
+        tangent = math.inf
+    if isinstance(tangent, float) and math.isinf(tangent) and not math.isinf(g):
+        raise refusal(f, f"the tangent of the numerator, the tangent times the denominator "
+                         f"(of {denominator.bit_length()} bits), overflows a float; "
+                         "differentiate at a Fraction point (D(f, Fraction(x))), where "
+                         "tangents are exact")
+    return tangent

@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import mpmath
 
-from ad._rules._support import dabs, pow_base, pow_exponent
-from ad._rules._table import defconstant, defjvp, defrefused
+from ad._rules._support import dabs, numerator_tangent, pow_base, pow_exponent
+from ad._rules._table import defconstant, defjvp, defrefused, defsame
 
 
 def real(x):
@@ -24,6 +24,15 @@ def imag(x):
 
 def conjugate(x):
     return x.conjugate()
+
+
+def numerator(x):
+    """`x.numerator` (an int's, a Fraction's), over the constant `x.denominator`."""
+    return x.numerator
+
+
+def denominator(x):
+    return x.denominator
 
 
 def modular(jvp):
@@ -47,6 +56,11 @@ defjvp(mpmath.mpc, lambda g, ans, x, y=0: mpmath.mpc(g), lambda g, ans, x, y: g 
 defjvp(real, lambda g, ans, x: g.real)
 defjvp(imag, lambda g, ans, x: g.imag)
 defjvp(conjugate, lambda g, ans, x: g.conjugate())
+defjvp(numerator, lambda g, ans, x: numerator_tangent(g, x.denominator, builtins.getattr))
+defconstant(denominator)
+# a Fraction's are properties, whose getters the context calls with the number itself
+defsame(Fraction.numerator.fget, numerator)
+defconstant(Fraction.denominator.fget)
 defconstant(builtins.int, builtins.round, builtins.bool, builtins.hash, builtins.id,
             builtins.len)
 # Not numeric: they run on the plain value (and a derivative's own machinery, run in
@@ -57,6 +71,7 @@ defrefused(method)
 
 # Attributes of a number carrying a tangent: `x.real` is `real(x)`; a method
 # `x.conjugate` is `conjugate` bound to the tagged number, so calling it reaches
-# the rule. Any other method is `method(x, name)`, refused if it gives a number.
-ATTRIBUTES = {"real": real, "imag": imag}
+# the rule, and so is one with a rule of its own (`float.as_integer_ratio`, in
+# `methods`). Any other method is `method(x, name)`, refused if it gives a number.
+ATTRIBUTES = {"real": real, "imag": imag, "numerator": numerator, "denominator": denominator}
 METHODS = {"conjugate": conjugate}

@@ -27,6 +27,32 @@ def _product(iterable, *, start=1):
     return functools.reduce(operator.mul, items, start)
 
 
+def _sumprod(n, *c):
+    return math.sumprod(c[:n], c[n:])
+
+
+_END = object()
+
+
+def _products(p, q, /):
+    """`math.sumprod(p, q)`: the iterables taken in step, as C takes them; numbers
+    summed by the rule of `_sumprod` (its value `math.sumprod` on the plain values),
+    other objects by their `*` and `+` in the context, from 0, as C does."""
+    p, q = iter(p), iter(q)
+    ps, qs = [], []
+    while True:
+        a, b = next(p, _END), next(q, _END)
+        if (a is _END) != (b is _END):
+            raise ValueError("Inputs are not the same length")
+        if a is _END:
+            break
+        ps.append(a)
+        qs.append(b)
+    if all(isinstance(item, NUMBERS) for item in (*ps, *qs)):
+        return _sumprod(len(ps), *ps, *qs)
+    return functools.reduce(operator.add, map(operator.mul, ps, qs), 0)
+
+
 def _dist(n, *coordinates):
     return math.dist(coordinates[:n], coordinates[n:])
 
@@ -54,6 +80,11 @@ defmodel(math.frexp, lambda x: (math.ldexp(x, -_exponent(x)), _exponent(x)))
 defjvp_all(_fsum, lambda gs, ans, *xs: sum(gs))
 defjvp_all(math.hypot, lambda gs, ans, *xs: over(sum(g * x for g, x in zip(gs, xs)), ans))
 defjvp_all(_prod, lambda gs, ans, start, *xs: sum(product_terms(gs, (start, *xs))))
+if hasattr(math, "sumprod"):  # Python 3.12+
+    defmodel(math.sumprod, _products)
+    # d sum(p q) = sum(dp q) + sum(p dq), itself a sumprod, as precise as the value
+    defjvp_all(_sumprod, lambda gs, ans, n, *c: math.sumprod(
+        [*gs[1:n + 1], *c[:n]], [*c[n:], *gs[n + 1:]]))
 defjvp_all(_dist, lambda gs, ans, n, *c: over(sum(
     (p - q) * (gp - gq) for p, q, gp, gq in zip(c[:n], c[n:], gs[1:n + 1], gs[n + 1:])), ans))
 defjvp(_frac, lambda g, ans, x: g)

@@ -28,7 +28,7 @@ import types
 
 from ad._numbers import SCALARS
 from ad._rules._support import over
-from ad._rules._table import defconstant, defjvp_all, defmodel
+from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
 
 
 def _body(f):
@@ -332,6 +332,10 @@ defmodel(statistics.stdev, lambda data, xbar=None: spread(
 defmodel(statistics.covariance, lambda x, y, /: covariance(len(x), len(y), *x, *y))
 defmodel(statistics.correlation, lambda x, y, /: correlation(len(x), len(y), *x, *y))
 defmodel(statistics.linear_regression, _regression_model)
+
+# sqrt(n / m), correctly rounded, for stdev's exact sums (`NormalDist.from_samples`)
+defjvp(statistics._float_sqrt_of_frac, lambda g, ans, n, m: over(g / m, 2 * ans),
+       lambda g, ans, n, m: -(g / m) * ans / 2)
 
 defjvp_all(mean, lambda gs, ans, *xs: sum(gs) / len(xs))
 defjvp_all(fmean, lambda gs, ans, *xs: math.fsum(gs) / len(xs))
