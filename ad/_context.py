@@ -424,6 +424,10 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
     return _plain_constant(f, ctx)
 
 
+# Of those, the ones that give a number, whose answer given to them again is itself.
+_GIVEN_AGAIN = frozenset({int, operator.index, math.floor, math.ceil, math.trunc})
+
+
 def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> Callable:
     """`int(obj)`, `format(obj)`: a user object's dunder answers, run by the engine."""
 
@@ -433,8 +437,11 @@ def _dunder_constant(ctx: Differentiation, f: Callable, constant: Callable) -> C
             if type(a) not in SCALARS and type(a) is not Tagged:
                 # (a number beside it is given plain, as the constant takes it)
                 answer = recurse(ctx, f, *_primals(args, mine), **kwargs)
-                return answer.value if type(answer) is Tagged and answer.tag is mine \
-                    else answer
+                if type(answer) is Tagged and answer.tag is mine:
+                    answer = answer.value
+                # `int` given its own answer again: a constant to a derivative
+                # enclosing this one too, which runs this and sees that call
+                return f(answer) if f in _GIVEN_AGAIN and len(args) == 1 else answer
         return constant(*args, **kwargs)
 
     return answered

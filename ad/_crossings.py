@@ -22,6 +22,7 @@ import threading
 from typing import Any, Callable
 
 from contexts import recurse
+from contexts.layer import enclosed
 from tagging.layer import carries_metadata
 
 from ad._errors import NonDifferentiableError, call_site, describe
@@ -71,7 +72,24 @@ def crossing(ctx: Any, f: Callable) -> Callable:
             raise refused(f, _QUEUE)
         return recurse(ctx, f, queue, item, *args, **kwargs)
 
-    return put
+    def put_inside(general: Callable, put_there: Callable) -> Callable:
+        """`put` as a derivative enclosing this one runs it: an item carrying nothing
+        of this derivative is put by the enclosing one's own `put` (which refuses it
+        if it carries that one's derivative), and so on outwards; any other by `put`,
+        which the enclosing derivative runs."""
+        def put_enclosed(queue: Any, item: Any, *args: Any, **kwargs: Any) -> Any:
+            if carries_metadata(item, ctx):
+                return general(queue, item, *args, **kwargs)
+            return put_there(queue, item, *args, **kwargs)
+
+        return enclosed(put_enclosed, lambda outer: put_inside(
+            lambda *args, **kwargs: outer(general)(*args, **kwargs), outer(put_there)))
+
+    def put_here(*args: Any, **kwargs: Any) -> Any:
+        return put(*args, **kwargs)
+
+    return enclosed(put_here, lambda dispatch: put_inside(
+        lambda *args, **kwargs: dispatch(put)(*args, **kwargs), dispatch(f)))
 
 
 # What the user called, for the functions `threading` and `os` call for them.

@@ -67,10 +67,11 @@ def mark_native_calls(tree: ast.FunctionDef, names: frozenset) -> ast.FunctionDe
     return _NativeCalls(names).transform_body(tree) if names else tree
 
 
-def is_nooverdub(node: ast.expr) -> bool:
-    """`nooverdub(x)` in callee position (written by a user or a pass)."""
+def is_nooverdub(node: ast.expr, marker: str = "nooverdub") -> bool:
+    """`nooverdub(x)` in callee position (written by a user or a pass); or another
+    marker of the same form (`natively_here`)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "nooverdub" and len(node.args) == 1 and not node.keywords)
+            and node.func.id == marker and len(node.args) == 1 and not node.keywords)
 
 
 def unwrap_seen(node: ast.Call) -> ast.expr | None:
@@ -119,6 +120,9 @@ def _marker(transformer: BodyTransformer, node: ast.Call) -> ast.expr | None:
     if is_nooverdub(node.func):
         node.func = node.func.args[0]
         setattr(node, NATIVE, True)
+    elif is_nooverdub(node.func, "natively_here"):
+        node.func = node.func.args[0]
+        setattr(node, NATIVE, transformer.hidden.level)
     return None
 
 

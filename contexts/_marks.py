@@ -1,7 +1,8 @@
 """Markers a pass (or any code) can write into a function body.
 
 `nooverdub(f)(args)` calls `f` natively, outside the context; at run time
-`nooverdub(f)` is `f`. `contextslot()` is the running context. Given AST
+`nooverdub(f)` is `f`. `natively_here(f)(args)` calls it natively in the context
+running the code, and as a call of its own in a context running that one. `contextslot()` is the running context. Given AST
 nodes instead of values, both build the marker nodes, for pass authors.
 
 Engine modules (a layer's primitives, the models) make many native calls of
@@ -35,6 +36,14 @@ def nooverdub(f: Any) -> Any:
     if isinstance(f, ast.expr):
         marker = ast.Call(func=ast.Name(id="nooverdub", ctx=ast.Load()), args=[f], keywords=[])
         return ast.copy_location(marker, f)
+    return f
+
+
+def natively_here(f: Any) -> Any:
+    """Mark a callee to be called natively by the context running this code, and as
+    its own call by a context running that context's code (an engine model's call
+    of a C method on values that only the enclosing context knows more of); at
+    run time `f`."""
     return f
 
 

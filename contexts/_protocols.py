@@ -19,7 +19,7 @@ from typing import Any, Callable
 from contexts._canonical import class_attribute
 from contexts._operators import (BINARY_METHODS, COMPARE_METHODS, DIRECT_METHODS,
                                  INPLACE_METHODS, INPLACE_SYMBOLS, SYMBOLS)
-from contexts._marks import nativecalls, nooverdub, quietmodule, seen
+from contexts._marks import nativecalls, natively_here, quietmodule, seen
 from contexts._models import iterator_of
 
 quietmodule(__name__)  # hooks see the dunders `perform` calls, not its own steps
@@ -62,8 +62,8 @@ def perform(op, steps, args):
             result = method(*operands)
         elif python:
             result = seen(method(*operands))
-        else:
-            result = nooverdub(method)(*operands)
+        else:  # a C method: native here, a call of its own for an enclosing context
+            result = natively_here(method)(*operands)
         if _answers(op, result):
             return _result(op, result)
     return _unanswered(op, args)

@@ -144,6 +144,8 @@ class Runtime:
                 return _partially(trampoline)
         body = self.body(key)
         if body is not None:
+            if type(body) is not types.FunctionType:  # a model with leading arguments
+                return _partially(body)  # a partial, which an enclosing context can run
             return lambda f, bound: body if bound is NOSELF else types.MethodType(body, bound)
         return self._foreign_binding
 

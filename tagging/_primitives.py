@@ -38,6 +38,7 @@ from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._markers import items_to_unpack
+from tagging._routes import generic_getattr
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
 
@@ -85,7 +86,7 @@ def getattr_(ctx, obj, name, *default):
     function, leading, trailing, hook = route
     try:
         if function is None:  # found natively, or else by the Python `__getattr__`
-            value = routes.generic_getattr(obj, name)
+            value = generic_getattr(obj, name)  # a context running this one sees the read
         else:
             value = call_in(ctx, function, *leading, receiver, *trailing)
         return heap.load_attribute(tag, obj, name, value)
@@ -100,6 +101,13 @@ def getattr_(ctx, obj, name, *default):
         if default:
             return default[0]
         raise
+
+
+def found_natively(ctx, obj, name):
+    """`obj.name` found without a Python `__getattr__` (`routes.generic_getattr`), as
+    a context enclosing one that reads it sees the read: a load of the slot, which
+    gets this context's metadata back."""
+    return heap.load_attribute(ctx.tag, obj, name, generic_getattr(obj, name))
 
 
 def method_of(ctx, dispatch, obj, name):
@@ -817,6 +825,12 @@ def dict_setitem(ctx, container, key, value):
     _dict_store(ctx, heap.own(container, ctx.tag), key, value)
 
 
+def ordered_setitem(ctx, container, key, value):
+    """`OrderedDict.__setitem__`, as the primitives of `OrderedDict`'s methods call
+    it: a context running this one's code sees it as a store."""
+    _dict_store(ctx, heap.own(container, ctx.tag), key, value, OrderedDict.__setitem__)
+
+
 def dict_getitem(ctx, container, key):
     """`dict.__getitem__` (a subclass's `super().__getitem__`)."""
     return _dict_read(ctx, heap.own(container, ctx.tag), key, dict.__getitem__)
@@ -1126,7 +1140,7 @@ def dict_from(ctx, temporary):
 BUILTINS: dict = {
     # attributes and items
     getattr: getattr_, setattr: setattr_, delattr: delattr_,
-    object.__setattr__: object_setattr,
+    object.__setattr__: object_setattr, generic_getattr: found_natively,
     operator.getitem: getitem, operator.setitem: setitem, operator.delitem: delitem,
     # iteration
     iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,
@@ -1147,7 +1161,7 @@ BUILTINS: dict = {
     dict.get: dict_get,
     dict.pop: _popper(dict.pop), dict.popitem: _pair_popper(dict.popitem),
     dict.setdefault: _defaulter(dict.__setitem__), dict.clear: dict_clear,
-    OrderedDict.pop: _popper(OrderedDict.pop),
+    OrderedDict.__setitem__: ordered_setitem, OrderedDict.pop: _popper(OrderedDict.pop),
     OrderedDict.popitem: _pair_popper(OrderedDict.popitem),
     OrderedDict.setdefault: _defaulter(OrderedDict.__setitem__),
     # sets (more below)

@@ -29,7 +29,7 @@ def _scalar_cases():
         yield pytest.param(case, id=case.id, marks=case.marks)
 
 
-@pytest.mark.parametrize("case", _scalar_cases())
+@pytest.mark.parametrize("case", list(_scalar_cases()))
 def test_real_code_inside_an_unused_derivative_is_as_at_depth_one(case):
     if case.needs:
         pytest.importorskip(case.needs)
