@@ -509,6 +509,9 @@ class _Answer:
 
 
 def _plain_constant(f: Callable, ctx: Differentiation) -> Callable:
+    """`f` on the values under this derivative's tag; a derivative enclosing this one
+    runs it natively, `f` being what it runs for `f` (its own constant rule, which
+    takes its own tag off), and so on outwards."""
     def constant(*args, **kwargs):
         mine = ctx.tag
         if len(args) == 2 and not kwargs:  # `<`, `is`, `isinstance`: unrolled
@@ -522,7 +525,7 @@ def _plain_constant(f: Callable, ctx: Differentiation) -> Callable:
                  **{k: v.value if type(v) is Tagged and v.tag is mine else v
                     for k, v in kwargs.items()})
 
-    return constant
+    return enclosed(constant, lambda dispatch: _plain_constant(dispatch(f), ctx))
 
 
 def _with_keywords(ctx: Differentiation, f: Callable, rule: Any, args: tuple,

@@ -540,7 +540,10 @@ def bool_(cls, *args, **kwargs):
 
 
 def partial_call(self, /, *args, **kwargs):
-    return seen(self.func(*self.args, *args, **{**self.keywords, **kwargs}))
+    keywords = self.keywords
+    if not keywords:  # the common case, in fewer steps (each a call in a layered context)
+        return seen(self.func(*self.args, *args, **kwargs))
+    return seen(self.func(*self.args, *args, **{**keywords, **kwargs}))
 
 
 # itertools ------------------------------------------------------------------------
