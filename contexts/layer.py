@@ -38,7 +38,7 @@ from contexts._lookups import Lookups, current
 from contexts._marks import enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
-                              reversed_sequence)
+                              reversed_sequence, zip_)
 from contexts._names import hidden
 from contexts._precompile import precompile
 from contexts._profile import class_version
@@ -52,7 +52,8 @@ __all__ = [
     "class_attribute", "Lookups", "current", "getter_route", "setter_route",
     "GETTERS", "SETTERS",
     # models of builtins, and the engine-side markers
-    "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "merge_order",
+    "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "zip_",
+    "merge_order",
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
     "enclosed",
     # contexts reused between runs, each run with a fresh layer

@@ -238,6 +238,15 @@ def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) 
             store.record(target, j, found[0], found[1])
 
 
+def copy_slot(tag: Tag, source: Any, index: Any, target: Any, position: Any) -> None:
+    """Give `target[position]` the metadata of `source[index]`, whose item it holds
+    (a tuple `zip` made)."""
+    item = target[position]
+    meta = tag.store.lookup(source, index, item)
+    if meta is not ABSENT:
+        tag.store.record(target, position, item, meta)
+
+
 def copy_attributes(tag: Tag, source: Any, target: Any) -> None:
     """Give a copied object's attributes the metadata of the original's."""
     source, target = rawest(source), rawest(target)

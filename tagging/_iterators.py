@@ -22,7 +22,7 @@ import operator
 import types
 
 from contexts import recurse
-from contexts.layer import iterator_of, nativecalls, quietmodule, seen
+from contexts.layer import iterator_of, nativecalls, quietmodule, seen, zip_
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging._tagged import Tagged, rawest
@@ -370,7 +370,37 @@ class _Tee:
         return _Tee(self._source, self._link)
 
 
+def zip_primitive(ctx, cls, *iterables, **kwargs):
+    """`zip`: of exact lists and tuples, read by index (natively, and so as lazily
+    as C), each tuple's slots given the metadata of the items it took, or natively
+    when they have none; anything else (a generator, a Python `__iter__`,
+    `strict=`) by the engine's model, which iterates in the context. RK4 on lists
+    and the like zip lists in every step: the model costs a dozen calls an item."""
+    if kwargs or not all(type(i) is list or type(i) is tuple for i in iterables):
+        return recurse(ctx, zip_, cls, *iterables, **kwargs)
+    tag = ctx.tag
+    if not any(heap.has_slots(tag, i) for i in iterables):
+        return cls(*iterables)
+    return _zipped(tag, iterables)
+
+
+def _zipped(tag, sequences):
+    index = 0
+    while True:
+        items = []
+        for sequence in sequences:
+            if index >= len(sequence):
+                return
+            items.append(sequence[index])
+        zipped = tuple(items)
+        for position, sequence in enumerate(sequences):
+            heap.copy_slot(tag, sequence, index, zipped, position)
+        yield zipped
+        index += 1
+
+
 BUILTINS: dict = {
+    zip: zip_primitive,
     itertools.islice: _tool(itertools.islice, islice_, _first),
     itertools.chain: _tool(itertools.chain, chain_),
     itertools.chain.from_iterable: _tool(itertools.chain.from_iterable,
