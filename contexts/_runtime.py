@@ -226,7 +226,7 @@ class Runtime:
         return found
 
     def _cell_value(self, identifier: str) -> Any:
-        what = identifier[identifier.index("_", 5) + 1:-2]
+        what = _cell_name(identifier)
         return self.values[what] if what in self.values else self.operator_helpers(what)
 
     def relayer(self) -> None:
@@ -236,11 +236,16 @@ class Runtime:
         context's primitives, read the layer from the context when they run.
         Functions whose code was replaced since they were bound are bound anew."""
         self.layer = self.ctx.tag
-        self.values, self.operator_helpers = cell_values(self)
+        layered = self.layer.cells(self)  # the rest of the cells do not know the layer
+        self.values.update(layered)
         for identifier, cell in self.cells.items():
-            cell.cell_contents = self._cell_value(identifier)
-        for f, (code, _bound) in list(self.functions.items()):
-            if f.__code__ is not code:
+            if _cell_name(identifier) in layered:
+                cell.cell_contents = self._cell_value(identifier)
+        # (the weak table's own dict, read without its iteration guard: nothing is
+        # added to it while this runs)
+        for key, (code, _bound) in list(self.functions.data.items()):
+            f = key()
+            if f is not None and f.__code__ is not code:
                 self.forget(f)
 
 
@@ -283,6 +288,11 @@ def _suspended_frame(made: Any) -> Any:
 _FRAMES = {types.CoroutineType: "cr_frame", types.AsyncGeneratorType: "ag_frame"}
 _SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | \
     inspect.CO_ITERABLE_COROUTINE
+
+
+def _cell_name(identifier: str) -> str:
+    """`gload` for the cell `__ovd0_gload__` of transformed code."""
+    return identifier[identifier.index("_", 5) + 1:-2]
 
 
 def _fallback_for(fallback: Callable, f: Callable, inside: Callable) -> Callable:
