@@ -37,6 +37,7 @@ from ad._foreign import runs_then_checked
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
+from ad._swallowers import SWALLOWERS, swallower
 from ad._twins import comparing_twin, python_twin
 
 
@@ -80,6 +81,7 @@ class Differentiation(Context):
         return general
 
     crossing = primitive(CROSSINGS, told=True)(crossing)  # threads, processes, queues
+    swallower = primitive(SWALLOWERS, told=True)(swallower)  # an event loop's handler
 
     def fallback_inside(self, f: Callable, dispatch: Callable) -> Callable:
         """The foreign call of `f` as a derivative enclosing this one runs it
