@@ -14,13 +14,14 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
-from contexts.layer import idle
+from contexts.layer import idle, kept
 from tagging import enabletagging
 from tagging.layer import retag
 
 from ad._context import Differentiation
 
 _KEPT = 8  # contexts a thread keeps: as many derivatives as it nests at once, about
+_RESOLVED = 4096  # callees a kept context may keep resolved (functions made afresh add up)
 
 
 class _Pool(threading.local):
@@ -43,7 +44,8 @@ def take(f: Callable) -> Differentiation:
 
 
 def give_back(ctx: Differentiation) -> None:
-    """`ctx`, whose derivative has ended, kept for the next one if it is idle."""
+    """`ctx`, whose derivative has ended, kept for the next one if it is idle and
+    what it keeps resolved stays bounded (else it goes, and a fresh one is made)."""
     free = _pool.free
-    if len(free) < _KEPT and idle(ctx):
+    if len(free) < _KEPT and idle(ctx) and kept(ctx) < _RESOLVED:
         free.append(ctx)

@@ -280,6 +280,13 @@ def idle(ctx: Any) -> bool:
     return not any(_suspended_frame(made) is not None for made in list(runtime.made))
 
 
+def kept(ctx: Any) -> int:
+    """How many callees `ctx` keeps resolved: what reusing it holds on to (a
+    partial or a class made afresh for each run is one more each time)."""
+    runtime = ctx._runtime
+    return 0 if runtime is None else len(runtime.resolved) + len(runtime.closures)
+
+
 def _suspended_frame(made: Any) -> Any:
     """The frame of a generator, coroutine or async generator; None once it ended."""
     return getattr(made, _FRAMES.get(type(made), "gi_frame"), None)

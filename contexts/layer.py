@@ -42,7 +42,7 @@ from contexts._models import (drive, iter_, iterator_of, merge_order, next_, rev
 from contexts._names import hidden
 from contexts._precompile import precompile
 from contexts._profile import class_version
-from contexts._runtime import idle
+from contexts._runtime import idle, kept
 from contexts._tracebacks import hide_frames_from
 from contexts._visit import BodyTransformer
 
@@ -57,7 +57,7 @@ __all__ = [
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
     "enclosed",
     # contexts reused between runs, each run with a fresh layer
-    "idle",
+    "idle", "kept",
     "precompile",
     "hide_frames_from",
     # building passes

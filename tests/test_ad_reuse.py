@@ -164,3 +164,15 @@ def test_threads_each_reuse_their_own_contexts():
         thread.join()
     assert errors == []
     assert results == {i: (12.0 * i, [3.0 * i, 2.0 * i]) for i in range(8)}
+
+
+def test_what_a_kept_context_holds_stays_bounded():
+    import functools
+    from contexts.layer import kept
+
+    def scaled(k, x):
+        return k * x
+
+    for k in range(_pool._RESOLVED + 50):  # a fresh partial each time: one more callee
+        assert D(lambda x: functools.partial(scaled, 2.0)(x), 1.0) == 2.0
+    assert all(kept(ctx) < _pool._RESOLVED for ctx in _free())
