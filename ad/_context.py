@@ -33,7 +33,7 @@ from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_me
 
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
-from ad._foreign import runs_then_checked
+from ad._foreign import builds_an_exception, keeps_as_it_is, runs_then_checked
 from ad._numbers import NUMBERS, SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
@@ -145,11 +145,12 @@ class Differentiation(Context):
             # NUMBERS (an IntEnum, a float subclass, Decimal): they are constants
             return _APPLY[type(rule)](self, f, rule, args)
         if not runs_then_checked(f, receiver, args):  # refused before it runs (`_foreign`)
-            raise self.refuse(no_rule(f))
+            raise self.refuse(refusal(f, _KEPT_ELSEWHERE.format(describe(f)))
+                              if builds_an_exception(f) else no_rule(f))
         result = super().fallback(f, *args, **kwargs)
         if isinstance(result, _PLAIN_RESULTS) or keeps_element_metadata(f, result) or \
                 isinstance(result, _VIEWS) or result is None and isinstance(receiver, dict) \
-                or _text(result):
+                or _text(result) or keeps_as_it_is(f):
             return result
         if rule is not None and _container(result):  # `d1 + d2`
             raise self.refuse(refusal(
@@ -239,6 +240,10 @@ def _memoised(ctx: Differentiation, f: Callable, args: tuple, kwargs: dict) -> A
 # and a container built by an operator (`[x] + [y]`, `(x,) * 3`, `{x} | s`),
 # whose elements keep their tangents.
 _PLAIN_RESULTS = (str, bool, BaseException)
+_KEPT_ELSEWHERE = (
+    "{} keeps an argument in a field of its own (as StopIteration's `value` or "
+    "OSError's `errno`), where its derivative would be lost; raise an exception of your "
+    "own class (class Stop(Exception)) and keep the value as an attribute or in its args")
 
 
 def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,

@@ -9,8 +9,13 @@ for the first: the plain value is already stored, and a refusal the user's
 to and the kinds of its arguments:
 
 * calls whose result cannot carry a number: text (a number's `__repr__`, text
-  formatting, json's C encoder), a truth value (`__contains__`, `hasattr`), an
-  exception (raising one is how a value leaves a derivative, as a constant);
+  formatting, json's C encoder), a truth value (`__contains__`, `hasattr`);
+* calls that keep what they are given as it is, by reference, so its slots keep
+  their derivatives: `super(cls, obj)`'s proxy, an exception group's constructor
+  (the exceptions, and a message, text). Exceptions that keep their arguments in
+  `args` alone are built by tagging, which follows them there; the others, such
+  as `StopIteration`, copy an argument into a C field of their own, and are
+  refused (`builds_an_exception`);
 * an operator that makes a new value out of a number and an object whose class
   has no Python method for it (`x * Opaque()`): C keeps nothing, and it answers
   with Python's own `TypeError` or a result that is checked;
@@ -46,6 +51,11 @@ _C_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDes
 _TEXT_OR_TRUTH_FUNCTIONS = frozenset({hasattr})
 _TEXT_MAKERS = tuple(kind for kind in (json.encoder.c_make_encoder,) if kind is not None)
 
+# Calls that keep what they are given by reference: a `super` proxy of an object, an
+# exception group of exceptions.
+_KEEPING_AS_IT_IS = frozenset({super, BaseExceptionGroup, BaseExceptionGroup.__new__,
+                               BaseExceptionGroup.__init__})
+
 # In-place operators that, on text, make new text (`s %= x`, `s *= n`).
 _TEXT_OPERATORS = frozenset({operator.imod, operator.imul})
 
@@ -74,7 +84,7 @@ def runs_then_checked(f: Callable, receiver: Any, args: tuple) -> bool:
     if type(f) in _C_METHODS and name in _TEXT_OR_TRUTH_METHODS:
         return True
     if _among(f, _TEXT_OR_TRUTH_FUNCTIONS) or isinstance(f, _TEXT_MAKERS) or \
-            isinstance(f, type) and issubclass(f, BaseException):
+            keeps_as_it_is(f):
         return True
     owner = type(receiver) if receiver is not None else getattr(f, "__objclass__", None)
     if isinstance(owner, type) and (issubclass(owner, str) or
@@ -92,3 +102,18 @@ def _among(f: Callable, functions: frozenset) -> bool:
         return f in functions
     except TypeError:  # an unhashable callable
         return False
+
+
+def keeps_as_it_is(f: Callable) -> bool:
+    """Whether `f` keeps what it is given by reference, its result holding it (a
+    `super` proxy, an exception group) or None (an exception group's `__init__`)."""
+    return _among(f, _KEEPING_AS_IT_IS)
+
+
+def builds_an_exception(f: Callable) -> bool:
+    """Whether `f` is an exception class or its `__new__` or `__init__`."""
+    if isinstance(f, type):
+        return issubclass(f, BaseException)
+    owner = getattr(f, "__self__", None) if getattr(f, "__name__", None) == "__new__" else \
+        getattr(f, "__objclass__", None) if getattr(f, "__name__", None) == "__init__" else None
+    return isinstance(owner, type) and issubclass(owner, BaseException)

@@ -86,6 +86,8 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
             else:
                 heap.note_attribute(tag, obj, name, value.meta)
         else:
+            if name == "args" and entries and isinstance(obj, BaseException):
+                return slow_setattr(obj, name, value)  # C would make a tuple natively
             setattr(obj, name, value)
             if entries:
                 namespace = getattr(obj, "__dict__", None)

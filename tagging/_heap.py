@@ -207,6 +207,19 @@ def record(tag: Tag, container: Any, slot: Any, value: Any, meta: Any) -> None:
     tag.store.record(container, slot, rawest(value), meta)
 
 
+_ARGS = BaseException.args  # the C field, whatever a subclass calls `args`
+
+
+def note_arguments(tag: Tag, error: BaseException, incoming: list) -> None:
+    """After an exception was built from `incoming` (value, meta) pairs: each
+    value's metadata for its slot of `error.args`, the tuple C keeps them in."""
+    args = _ARGS.__get__(rawest(error))
+    for index, (value, meta) in enumerate(incoming):
+        raw = rawest(value)
+        if meta is not ABSENT and index < len(args) and args[index] is raw:
+            tag.store.record(args, index, raw, meta)
+
+
 def forget_items(tag: Tag, container: Any) -> None:
     """After `container` was emptied of items."""
     tag.store.replace(rawest(container), {})

@@ -23,6 +23,7 @@ import attrs
 
 from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
 from tagging import _channels as channels
+from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
@@ -35,7 +36,7 @@ from tagging._tagged import Tagged, rawest, wrap
 
 nativecalls(__name__, "_own_arguments", "_foreign_result")
 _serials = itertools.count(1)
-BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS}
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS, **exceptions.BUILTINS}
 # Operators that may build a container out of containers (foreign results).
 _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
                        operator.concat, operator.iconcat, operator.or_, operator.ior,
@@ -234,8 +235,9 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
 def _engine_functions() -> list:
     """The primitives' functions, whose native calls are compiled as such."""
-    modules = {primitives.__name__, iterators.__name__}
-    found = {f for module in (primitives, iterators) for f in vars(module).values()
+    modules = {primitives.__name__, iterators.__name__, exceptions.__name__}
+    found = {f for module in (primitives, iterators, exceptions)
+             for f in vars(module).values()
              if isinstance(f, types.FunctionType) and f.__module__ in modules}
     found |= {f for f in BUILTINS.values()
               if isinstance(f, types.FunctionType) and f.__module__ in modules}

@@ -137,6 +137,10 @@ def object_setattr(ctx, obj, name, value):
 def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
+    if name == "args" and native.isinstance(rawest(obj), BaseException) and \
+            native.type(rawest(value)) is not tuple:
+        # C keeps an exact tuple as it is, and would make anything else one natively
+        value = tuple_from(ctx, tuple, value)
     inner, meta = heap.split(value, tag)
     if meta is not ABSENT and routes.stored_by_c_descriptor(rawest(obj), name):
         fallback(ctx, store, obj, name, value)  # C code keeps what it makes of the value
@@ -716,6 +720,7 @@ def from_iterable(kind):
 
 
 from_list = from_iterable(list)
+tuple_from = from_iterable(tuple)
 
 
 def tuple_new(ctx, cls, iterable=()):
@@ -1146,7 +1151,7 @@ BUILTINS: dict = {
     iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,
     _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
     # construction, copies
-    list: from_list, tuple: from_iterable(tuple), deque: from_iterable(deque),
+    list: from_list, tuple: tuple_from, deque: from_iterable(deque),
     set: set_new, frozenset: set_new,
     dict: dict_new, defaultdict: defaultdict_new, dict.fromkeys: dict_fromkeys,
     tuple.__new__: tuple_new, functools.partial: partial_new, sorted: sorted_,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+from contexts.layer import nativecalls
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
@@ -31,7 +32,9 @@ from tagging._tagged import Tagged, rawest, transparent
 __all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "tagger",
            "rawest", "dropped", "WAYS_OUT", "retag"]
 
+nativecalls(__name__, "_ARGS")  # a context running another's walk sees no read of it
 _new = object.__new__
+_ARGS = BaseException.args
 
 _WALKED = (list, tuple, dict, set, frozenset)
 # Modules, classes and functions are not data a call is given: their slots
@@ -41,8 +44,8 @@ _NOT_WALKED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 
 def carries_metadata(value: Any, ctx: Any) -> bool:
     """Whether `value` is tagged for `ctx`, or holds, in a slot of a list, tuple,
-    dict, set or object at any depth, a value that `ctx` stored there with
-    metadata (and that the slot still holds)."""
+    dict, set, object or an exception's `args` at any depth, a value that `ctx`
+    stored there with metadata (and that the slot still holds)."""
     tag = ctx.tag
     if type(value) is Tagged:
         return value.tag is tag
@@ -62,6 +65,8 @@ def _holds(store: Any, value: Any) -> bool:
         if id(value) in seen or isinstance(value, _NOT_WALKED):
             continue
         seen.add(id(value))
+        if isinstance(value, BaseException):  # the tuple C keeps its arguments in
+            pending.append(_ARGS.__get__(value))
         namespace = getattr(value, "__dict__", None)
         # An object's slots are its `__dict__`'s; a container's are its own, and a
         # container with a `__dict__` (an OrderedDict, a list subclass) has both.
