@@ -213,11 +213,17 @@ _ARGS = BaseException.args  # the C field, whatever a subclass calls `args`
 def note_arguments(tag: Tag, error: BaseException, incoming: list) -> None:
     """After an exception was built from `incoming` (value, meta) pairs: each
     value's metadata for its slot of `error.args`, the tuple C keeps them in."""
-    args = _ARGS.__get__(rawest(error))
     for index, (value, meta) in enumerate(incoming):
-        raw = rawest(value)
-        if meta is not ABSENT and index < len(args) and args[index] is raw:
-            tag.store.record(args, index, raw, meta)
+        note_argument(tag, error, index, value, meta)
+
+
+def note_argument(tag: Tag, error: BaseException, index: int, value: Any, meta: Any) -> None:
+    """`note_arguments` for one: given as it is (a pair built in code an enclosing
+    context runs would hold its values plain, that context's tags in its store)."""
+    args = _ARGS.__get__(rawest(error))
+    raw = rawest(value)
+    if meta is not ABSENT and index < len(args) and args[index] is raw:
+        tag.store.record(args, index, raw, meta)
 
 
 def forget_items(tag: Tag, container: Any) -> None:

@@ -240,13 +240,14 @@ def _store_converted(ctx, container, key, value):
 
 def delitem(ctx, container, key):
     tag = ctx.tag
+    written = key
     container, key, method = heap.item_operands(tag, container, key, "__delitem__")
     if method is not None:
         call_in(ctx, method, container, key)
         return
     key = _position(ctx, container, key)
     if native.isinstance(rawest(container), dict):
-        operator.delitem(container, key)
+        _keyed(tag, heap.split(written, tag)[1], operator.delitem, container, key)
         heap.forget_entry(tag, container, key)
         return
     before = heap.snapshot(tag, container)
@@ -850,9 +851,19 @@ def _dict_read(ctx, container, key, read):
         return computed
     key, key_meta = heap.split(key, tag)
     before = heap.count(container)
-    value = read(container, key)
+    value = _keyed(tag, key_meta, read, container, key)
     heap.note_member(tag, container, key, key_meta, before)
     return heap.load_item(tag, container, key, value)
+
+
+def _keyed(tag, key_meta, method, container, key, *rest):
+    """`method(container, key, *rest)`; the `KeyError` C raises for a missing key
+    holds the key in its `args`, which keeps the key's metadata there."""
+    try:
+        return method(container, key, *rest)
+    except KeyError as error:
+        heap.note_argument(tag, error, 0, key, key_meta)
+        raise
 
 
 def _missing(ctx, container, key):
@@ -879,8 +890,8 @@ def _missing(ctx, container, key):
 def dict_delitem(ctx, container, key):
     """`dict.__delitem__` (a subclass's `super().__delitem__`)."""
     tag = ctx.tag
-    container, key = heap.own(container, tag), heap.own(key, tag)
-    dict.__delitem__(container, key)
+    container, (key, key_meta) = heap.own(container, tag), heap.split(key, tag)
+    _keyed(tag, key_meta, dict.__delitem__, container, key)
     heap.forget_entry(tag, container, key)
 
 
@@ -913,9 +924,9 @@ def _popper(pop):
     def primitive(ctx, container, key, *default):
         value = dict_get(ctx, container, key, ABSENT)
         tag = ctx.tag
-        container, key = heap.own(container, tag), heap.own(key, tag)
+        container, (key, key_meta) = heap.own(container, tag), heap.split(key, tag)
         if value is ABSENT:
-            return pop(container, key, *default)
+            return _keyed(tag, key_meta, pop, container, key, *default)
         pop(container, key)
         heap.forget_entry(tag, container, key)
         return value
@@ -1004,8 +1015,8 @@ def _remover(method):
 
     def primitive(ctx, container, member):
         tag = ctx.tag
-        container, member = heap.own(container, tag), heap.own(member, tag)
-        method(container, member)
+        container, (member, meta) = heap.own(container, tag), heap.split(member, tag)
+        _keyed(tag, meta, method, container, member)
         heap.forget_member(tag, container, member)
 
     primitive.__name__ = f"tagged_{method.__name__}"

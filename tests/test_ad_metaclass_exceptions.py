@@ -233,3 +233,27 @@ class Derived(Base):
 def test_super_of_an_object_holding_a_derivative():
     assert D(lambda x: Derived(x * x).v * Derived(x).w, 0.7) == \
         pytest.approx(6 * 0.7 ** 2, rel=1e-15)
+
+
+def _missing_key(read, empty):
+    """`f(x)`: twice the key the lookup of x**2 in an empty container raised `KeyError`
+    for (its derivative 4x)."""
+    def f(x):
+        try:
+            read(empty(), x * x)
+        except KeyError as error:
+            return error.args[0] * 2
+    return f
+
+
+def _delete(container, key):
+    del container[key]
+
+
+@pytest.mark.parametrize("read, empty", [(lambda d, k: d[k], dict), (dict.pop, dict),
+                                         (_delete, dict), (set.remove, set)],
+                         ids=["subscript", "pop", "del", "set.remove"])
+def test_the_key_error_of_a_missing_key_keeps_its_derivative(read, empty):
+    f = _missing_key(read, empty)
+    assert D(f, 0.7) == pytest.approx(4 * 0.7, rel=1e-15)
+    assert D(D(f), 0.7) == pytest.approx(4.0, rel=1e-15)
