@@ -20,7 +20,6 @@ import random
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import metadata
 from typing import Any, Callable
 
 import mpmath
@@ -371,32 +370,19 @@ PEERS = [
              lambda y: y * t + mpmath.sin(y)), x)),
 ]
 
-def _version(package: str) -> tuple:
-    """The installed version of `package` as numbers, () if it is not installed."""
-    try:
-        return tuple(int(part) for part in metadata.version(package).split(".")[:2])
-    except (metadata.PackageNotFoundError, ValueError):
-        return ()
-
-
-# pint 0.26's numpy facet calls super()._is_timedelta(value) in its Quantity, whose
-# magnitude carries the derivative: `super(__class__, self)` is refused as C code
-_PINT_SUPER = refused("pint 0.26+: super() in Quantity._is_timedelta, given a quantity "
-                      "carrying a derivative") if _version("pint") >= (0, 26) else ()
 
 _LAZY = ("networkx's argmap decorators build their wrapper with compile/exec: its source "
          "is not found (the function's globals lead linecache to decorators.py)")
 
 PACKAGES = [
     Case("pint meter -> cm", P.pint_to_cm, 0.7, lambda x: 100, needs="pint"),
-    Case("pint km/h -> m/s", P.pint_speed, 0.7, lambda x: Fraction(5, 36), needs="pint",
-         fails=_PINT_SUPER),
+    Case("pint km/h -> m/s", P.pint_speed, 0.7, lambda x: Fraction(5, 36), needs="pint"),
     Case("pint m**2 -> cm**2", P.pint_area, 0.7, lambda x: 2 * Fraction(x) * 10 ** 4,
          needs="pint"),
     Case("pint degC -> degF", P.pint_offset_temperature, 0.7, lambda x: Fraction(9, 5),
          needs="pint"),
     Case("pint Quantity(x, 'm') / s * kg -> N*s", P.pint_quantity_math, 0.7,
-         lambda x: 2 * Fraction(x) / 3, needs="pint", fails=_PINT_SUPER),
+         lambda x: 2 * Fraction(x) / 3, needs="pint"),
     Case("networkx dijkstra_path_length", P.nx_dijkstra_length, 0.7,
          lambda x: 3 + 2 * Fraction(x), needs="networkx", fails=refused(_LAZY)),
     Case("networkx bellman_ford_path_length", P.nx_bellman_ford_length, 0.7,
