@@ -371,6 +371,7 @@ def reversed_(ctx, cls, sequence):
         mapping = heap.view_mapping(raw)
         if heap.has_slots(ctx.tag, mapping):
             return _iterate_reversed(ctx, mapping, native.reversed(raw), raw)
+        return reversed(heap.own(sequence, ctx.tag))  # (an outer context sees this call)
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
