@@ -24,6 +24,7 @@ number types.
 """
 
 import copy
+import weakref
 from fractions import Fraction
 
 import pytest
@@ -132,7 +133,21 @@ def deletes_by_a_held_bound_slot(x):
     return xs[0]
 
 
-FOUND = [deletes_by_a_bound_slot, deletes_by_a_held_bound_slot]
+class Key:
+    """A weakly referenced key."""
+
+
+def weak_key_dictionary(x):
+    """The store's sweep at the enclosing derivative's end lets the key go, whose
+    weakref callback takes the dictionary's entry with it: the sweep met an entry
+    already gone (KeyError, nested only)."""
+    key = Key()
+    table = weakref.WeakKeyDictionary()
+    table[key] = x
+    return table[key] * 2
+
+
+FOUND = [deletes_by_a_bound_slot, deletes_by_a_held_bound_slot, weak_key_dictionary]
 
 
 def test_a_c_method_bound_to_a_container_holding_a_derivative_is_refused():
