@@ -147,7 +147,21 @@ def weak_key_dictionary(x):
     return table[key] * 2
 
 
-FOUND = [deletes_by_a_bound_slot, deletes_by_a_held_bound_slot, weak_key_dictionary]
+def weak_reference(x):
+    """`weakref.ref` of an object holding a derivative: refused at depth one (C keeps
+    its argument); nested, the enclosing derivative never sees the call, which the
+    `weakref.ref` model makes natively, as the inner derivative's own foreign call."""
+    held = Key()
+    held.v = x
+    return weakref.ref(held)().v * 2
+
+
+FOUND = [deletes_by_a_bound_slot, deletes_by_a_held_bound_slot, weak_key_dictionary,
+         weak_reference]
+
+# Known failures of the laws: subject -> why
+XFAILS = {weak_reference: "refused only at depth one: a model's own foreign call "
+                          "(support.foreign) is not seen by an enclosing derivative"}
 
 
 def test_a_c_method_bound_to_a_container_holding_a_derivative_is_refused():
@@ -225,8 +239,9 @@ def _named(source, name, f):
     return f"{source}-{f.__name__ if f.__name__ != '<lambda>' and source != 'stdlib' else name}"
 
 
-SUBJECTS = [pytest.param(f, x, id=f"{_named(source, name, f)}-{x!r}")
-            for source, name, f, x in _subjects()]
+SUBJECTS = [pytest.param(f, x, id=f"{_named(source, name, f)}-{x!r}", marks=[
+    pytest.mark.xfail(strict=True, reason=XFAILS[f])] if f in XFAILS else [])
+    for source, name, f, x in _subjects()]
 
 
 @laws
