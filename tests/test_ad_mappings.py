@@ -114,3 +114,10 @@ def test_reversed_under_nesting_keeps_the_outer_derivative():
         return D(lambda x: list(reversed([2.0 * y, 1.0]))[1] * x, 1.0)
 
     assert D(f, 3.0) == 2.0
+
+
+def test_a_c_call_given_a_view_of_a_dict_holding_derivatives_is_refused():
+    """A view reads its dict's slots: C's `reversed` of the keys of a dict whose keys
+    carry derivatives hands them back plain (it gave 0, no error)."""
+    with pytest.raises(NonDifferentiableError, match="dict_keys.__reversed__"):
+        D(lambda x: next(reversed({x: 1}.keys())) * 2, 2.0)
