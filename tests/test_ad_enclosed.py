@@ -39,6 +39,8 @@ from tests import (test_ad_constructors, test_ad_everyday, test_ad_hunt, test_ad
 from tests.test_ad_callbacks import REFUSED, ROWS
 from tests.test_ad_realcode import CASES
 
+numbers = test_ad_number_methods
+
 
 def inside_an_unused_derivative(f):
     """`f`, run inside a derivative by a variable it does not use."""
@@ -67,14 +69,17 @@ def assert_as_at_depth_one(law, f, x):
     """`D(law(f), x)` is `D(f, x)`: the same number of the same type, or an error of
     the same type (a refusal stays a refusal, and nothing else becomes one)."""
     expected = outcome(f, x)
-    if law is times_an_inner_variable and not isinstance(expected, (Exception, *_NUMBERS)):
-        pytest.skip("f(x) * u needs f(x) to be a number")
+    if law is times_an_inner_variable and not isinstance(expected, Exception):
+        if not isinstance(expected, _NUMBERS):
+            pytest.skip("f(x) * u needs f(x) to be a number")
+        expected = expected * 1  # times u's value, as the rule does: (inf+0j) * 1 is (inf+nanj)
     got = outcome(law(f), x)
     if isinstance(expected, Exception):
         assert type(got) is type(expected), (expected, got)
     else:
         assert not isinstance(got, Exception), (expected, got)
-        assert got == expected and type(got) is type(expected), (expected, got)
+        assert numbers.same(got, expected) if isinstance(got, _NUMBERS) else \
+            got == expected and type(got) is type(expected), (expected, got)
 
 
 # The real-code suite and the C entry points ---------------------------------------
@@ -251,8 +256,6 @@ def test_a_subject_inside_an_inner_derivative_is_as_at_depth_one(f, x, law):
 
 
 # The methods of the number types ----------------------------------------------------
-
-numbers = test_ad_number_methods
 
 
 def _declined(result):
