@@ -204,11 +204,14 @@ def _stores(f: Callable) -> bool:
 
 
 def _receiver(f: Callable) -> Any:
-    """The object a C method is bound to (`od.popitem`), whose slots it reads; None
-    for a function (a module's, whose `__self__` is the module)."""
-    receiver = getattr(f, "__self__", None) if type(f) is types.BuiltinMethodType else None
+    """The object a C method is bound to (`od.popitem`, or a slot's `xs.__delitem__`),
+    whose slots it reads; None for a function (a module's, whose `__self__` is the
+    module)."""
+    receiver = getattr(f, "__self__", None) if type(f) in _BOUND_C_METHODS else None
     return None if isinstance(receiver, types.ModuleType) else receiver
 
+
+_BOUND_C_METHODS = (types.BuiltinMethodType, types.MethodWrapperType)
 
 # A dict's views read its slots when iterated, which gives their metadata back; a
 # C method of a dict that returns None changed entries, which are slots by key.

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # annotations only: the layer imports this module
 SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
-_VIEWS = (VALUES, ITEMS, KEYS)
+VIEWS = (VALUES, ITEMS, KEYS)
 REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
 _ORDERED_VIEWS = tuple(type(view) for view in (
     OrderedDict().values(), OrderedDict().items(), OrderedDict().keys()))
@@ -321,7 +321,7 @@ def move_slots(tag: Tag, source: Any, target: Any) -> None:
 def has_slots(tag: Tag, container: Any) -> bool:
     """Whether the store knows metadata of some element or member of `container` (or
     a view's dict)."""
-    if isinstance(container, _VIEWS):
+    if isinstance(container, VIEWS):
         container = view_mapping(container)
     return bool(tag.store.slots(container) or tag.store.slots(container, tag.store.members))
 

@@ -376,6 +376,7 @@ def reversed_(ctx, cls, sequence):
         mapping = heap.view_mapping(raw)
         if heap.has_slots(ctx.tag, mapping):
             return _iterate_reversed(ctx, mapping, native.reversed(raw), raw)
+        return reversed(heap.own(sequence, ctx.tag))  # (an outer context sees this call)
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
@@ -434,18 +435,20 @@ def _iterate_reversed(ctx, mapping, iterator, view=None):
     """Step `reversed(d.values())` or `reversed(d.items())` (of `view`, when known),
     giving back the values' metadata: the iterator itself steps (it may have stepped
     before), and the key of each step comes from the same pairs, reversed, from
-    where it stands."""
+    where it stands. The keys are listed and each value read by its key in the
+    context, so that a context this one runs under keeps its own metadata of them."""
     tag = ctx.tag
-    pairs = native.list(heap.view_pairs(mapping, view))
+    keys = [key for key, _ in heap.view_pairs(mapping, view)]
     left = operator.length_hint(iterator, -1)  # (an OrderedDict's: fresh, no hint)
-    keys = [key for key, _ in pairs[:left if left >= 0 else native.len(pairs)]]
-    for key in native.reversed(keys):
+    for key in reversed(keys[:left if left >= 0 else native.len(keys)]):
         item = native.next(iterator)
+        value = dict.__getitem__(mapping, key)
         if native.type(item) is native.tuple:
-            heap.note_pair(tag, mapping, item)
-            yield item
+            pair = (key, value)
+            heap.note_pair(tag, mapping, pair)
+            yield pair
         else:
-            yield heap.retag_value(tag, mapping, key, item)
+            yield heap.retag_value(tag, mapping, key, value)
 
 
 def _iterate_pairs(ctx, mapping, view):

@@ -69,11 +69,15 @@ class Store:
     def sweep(self) -> None:
         """Forget the containers only the store still holds (amortised: the next
         sweep waits until as many slots were added as are left). CPython reference
-        counts tell (a container in both tables is held twice)."""
+        counts tell (a container in both tables is held twice). A container let go
+        may take others with it, at any step of the loop (a weakref's callback, a
+        WeakKeyDictionary's `_remove`, forgets its entries): those are gone."""
         for table, other in ((self.entries, self.members), (self.members, self.entries)):
             for key in list(table):
-                if sys.getrefcount(table[key][0]) <= _HELD_BY_THE_STORE_ONLY + (key in other):
-                    del table[key]
+                entry = table.get(key)
+                if entry is not None and \
+                        sys.getrefcount(entry[0]) <= _HELD_BY_THE_STORE_ONLY + (key in other):
+                    table.pop(key, None)
         self.added = 0
         self.limit = max(_FIRST_SWEEP, len(self))
 

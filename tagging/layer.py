@@ -23,6 +23,7 @@ import types
 from typing import Any, Callable
 
 from contexts.layer import nativecalls
+from tagging._heap import VIEWS, view_mapping
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
@@ -67,6 +68,9 @@ def _holds(store: Any, value: Any) -> bool:
         seen.add(id(value))
         if isinstance(value, BaseException):  # the tuple C keeps its arguments in
             pending.append(_ARGS.__get__(value))
+        if isinstance(value, VIEWS):  # a dict's view reads the dict's slots
+            pending.append(view_mapping(value))
+            continue
         namespace = getattr(value, "__dict__", None)
         # An object's slots are its `__dict__`'s; a container's are its own, and a
         # container with a `__dict__` (an OrderedDict, a list subclass) has both.

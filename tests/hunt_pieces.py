@@ -5,12 +5,14 @@ import collections
 import collections.abc
 import copy
 import dataclasses
+import heapq
+import weakref
 from fractions import Fraction
 
 from ad import D
 
 __all__ = ["Box", "Slot", "Pair", "Holder", "gen", "collections", "copy", "D", "Fraction",
-           "passthrough", "unpacked_product", "Bag", "G"]
+           "passthrough", "unpacked_product", "Bag", "G", "heapq", "weakref", "Stack", "Lazy"]
 
 G = None  # a module global a program stores into and reads back
 
@@ -80,3 +82,17 @@ class Bag(collections.abc.MutableMapping):
 
     def __len__(self):
         return len(self.items)
+
+
+class Stack(list):
+    """A list subclass with no Python methods of its own: C's list code, on a subclass."""
+
+
+class Lazy:
+    """Attributes found by a Python `__getattr__`, in a dict of its own."""
+
+    def __init__(self, **items):
+        self.items = items
+
+    def __getattr__(self, name):
+        return self.items[name]

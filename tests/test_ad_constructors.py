@@ -17,7 +17,7 @@ class Mapping(dict):
     fills it."""
 
 
-@pytest.mark.parametrize("f, derivative", [
+CONSTRUCTED = [  # (f, its derivative at 2)
     (lambda x: collections.OrderedDict([("a", x), ("b", 2 * x)])["b"] * 3, 6),
     (lambda x: list(collections.OrderedDict(a=x, b=3.0).values())[0] * 3, 3),
     (lambda x: types.SimpleNamespace(a=x, b=2.0).a * 5, 5),
@@ -26,8 +26,12 @@ class Mapping(dict):
     (lambda x: sum(collections.Counter({"a": x, "b": 2 * x}).values()), 3),
     (lambda x: len(json.dumps({"a": x, "b": [x, 2]})) * x,
      len(json.dumps({"a": 2.0, "b": [2.0, 2]}))),
-], ids=["OrderedDict-pairs", "OrderedDict-keywords", "SimpleNamespace", "dict-subclass",
-        "Counter", "Counter-values", "json-compact"])
+]
+CONSTRUCTED_IDS = ["OrderedDict-pairs", "OrderedDict-keywords", "SimpleNamespace",
+                   "dict-subclass", "Counter", "Counter-values", "json-compact"]
+
+
+@pytest.mark.parametrize("f, derivative", CONSTRUCTED, ids=CONSTRUCTED_IDS)
 def test_c_constructors_keep_the_entries_derivatives(f, derivative):
     assert D(f, 2.0) == derivative
     assert D(D(lambda x: f(x) * x), 2.0) == 2 * derivative

@@ -46,10 +46,13 @@ def reversed_ordered(x):
     return list(reversed(o.values()))[1]
 
 
-@pytest.mark.parametrize("f, derivative", [
+VIEWS = [  # (f, its derivative at 2)
     (values_in_order, 31), (items_in_order, 2), (reversed_values, 10),
     (reversed_items_stepped, 12), (reversed_ordered, 3),
-], ids=lambda f: getattr(f, "__name__", ""))
+]
+
+
+@pytest.mark.parametrize("f, derivative", VIEWS, ids=lambda f: getattr(f, "__name__", ""))
 def test_views_keep_their_values_derivatives(f, derivative):
     assert D(f, 2.0) == derivative
     assert D(f, 2) == derivative  # small ints are shared objects: still told apart
@@ -70,14 +73,17 @@ def lru_cache_recipe(x):
     return sum(cache.values()) + cache.popitem()[1]
 
 
-@pytest.mark.parametrize("f, derivative", [
+ORDERED_METHODS = [  # (f, its derivative at 2)
     (lambda x: ordered(x).pop("a") * 3, 3),
     (lambda x: ordered(x).popitem(last=False)[1] * 3, 3),
     (lambda x: ordered(x).popitem()[1], 3),
     (lambda x: ordered(x).setdefault("a", 1.0) * 3, 3),
     (lambda x: ordered(x).copy()["b"] * 3, 9),
     (lru_cache_recipe, 8),
-])
+]
+
+
+@pytest.mark.parametrize("f, derivative", ORDERED_METHODS)
 def test_an_ordered_dicts_own_methods_keep_derivatives(f, derivative):
     """Its C methods, not dict's: `dict.popitem` would not follow its order."""
     assert D(f, 2.0) == derivative and D(D(f), 2.0) == 0
@@ -108,3 +114,10 @@ def test_reversed_under_nesting_keeps_the_outer_derivative():
         return D(lambda x: list(reversed([2.0 * y, 1.0]))[1] * x, 1.0)
 
     assert D(f, 3.0) == 2.0
+
+
+def test_a_c_call_given_a_view_of_a_dict_holding_derivatives_is_refused():
+    """A view reads its dict's slots: C's `reversed` of the keys of a dict whose keys
+    carry derivatives hands them back plain (it gave 0, no error)."""
+    with pytest.raises(NonDifferentiableError, match="dict_keys.__reversed__"):
+        D(lambda x: next(reversed({x: 1}.keys())) * 2, 2.0)

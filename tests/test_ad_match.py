@@ -82,12 +82,15 @@ def evaluator(x):
     return value(("add", ("mul", x, x), ("mul", 3.0, x)))
 
 
-@pytest.mark.parametrize("f, derivative", [
+CAPTURES = [  # (f, its derivative)
     (capture, lambda x: 2), (sequence, lambda x: 3), (starred, lambda x: 1 + 2 * x),
     (mapping, lambda x: 7), (class_pattern, lambda x: 2), (builtin_class_pattern, lambda x: 7),
     (alternatives, lambda x: 9), (nested_patterns, lambda x: 22 * x),
     (evaluator, lambda x: 2 * x + 3),
-], ids=lambda f: getattr(f, "__name__", ""))
+]
+
+
+@pytest.mark.parametrize("f, derivative", CAPTURES, ids=lambda f: getattr(f, "__name__", ""))
 def test_captures_keep_their_derivatives(f, derivative):
     assert D(f, 2.0) == derivative(2.0)
 

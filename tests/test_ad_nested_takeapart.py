@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
-from collections import deque, namedtuple
+from collections import OrderedDict, deque, namedtuple
 
 import mpmath
 import pytest
@@ -172,6 +172,18 @@ def loop_reversed(a, b, c):
     for i, v in enumerate(reversed((a, b, c))):
         s = s + (i + 1) * v * v
     return s * a * b
+
+
+def reversed_views(a, b, c):
+    d = {"a": a, "b": b, "c": c}
+    steps = reversed(d.items())
+    _, last = next(steps)
+    s = last * next(steps)[1]
+    for v in reversed(OrderedDict(a=a, b=b).values()):
+        s = s * v
+    for k, _ in reversed({a: 1, c: 2}.items()):
+        s = s + k * k
+    return s
 
 
 def comprehensions(a, b, c):
@@ -369,7 +381,7 @@ def splats(a, b, c):
 SUBJECTS = [unpack_tuple, unpack_list, unpack_starred, unpack_nested, swap, swap_items,
             list_pop, single_pop, deque_pop, dict_popitem, dict_pop, dict_setdefault,
             set_pop, loop_list, loop_tuple, loop_dict, loop_dict_items, loop_zip,
-            loop_enumerate, loop_reversed, comprehensions, iter_next, slicing, slice_store,
+            loop_enumerate, loop_reversed, reversed_views, comprehensions, iter_next, slicing, slice_store,
             remove_insert, deque_moves, bounded_deque, copies, dict_built, mapping_update,
             extremes, sorting, sorting_by_key, list_sort, itertools_twins,
             generator_channels, yield_from, splats, transpose, unpack_into_slots, drain,
