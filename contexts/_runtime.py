@@ -241,11 +241,10 @@ class Runtime:
         for identifier, cell in self.cells.items():
             if _cell_name(identifier) in layered:
                 cell.cell_contents = self._cell_value(identifier)
-        # (the weak table's own dict, read without its iteration guard: nothing is
-        # added to it while this runs)
-        for key, (code, _bound) in list(self.functions.data.items()):
-            f = key()
-            if f is not None and f.__code__ is not code:
+        # (through the weak table's guarded iteration: the collector may drop a key,
+        # and run its callback, while the table is read)
+        for f, (code, _bound) in list(self.functions.items()):
+            if f.__code__ is not code:
                 self.forget(f)
 
 
