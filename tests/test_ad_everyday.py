@@ -296,6 +296,60 @@ def test_an_int_subclass_with_python_operators_times_a_float_is_refused():
         D(lambda x: x * Seven(2), 3.0)
 
 
+class Exponent:
+    """A user exponent: `b ** Exponent(s)` is `b ** s`; raised, it takes an int power."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def __rpow__(self, base):
+        return base ** self.s
+
+    def __pow__(self, power):
+        return self.s ** power if type(power) is int else NotImplemented
+
+
+def fraction_to_a_user_power(s):
+    """Before 3.13, `Fraction.__pow__` answers any exponent with `float(a) ** b`,
+    which calls `Exponent.__rpow__`: run natively, it computed on the plain `s`."""
+    return Fraction(1, 3) ** Exponent(s)
+
+
+def user_base_to_a_fraction(s):
+    """`Exponent.__pow__` declines a Fraction; `Fraction.__rpow__` then asks it for
+    `a ** 2`, the int power, which it answers."""
+    return Exponent(s) ** Fraction(2)
+
+
+FRACTION_POWERS = [  # (f, the same arithmetic written out)
+    (fraction_to_a_user_power, lambda s: float(Fraction(1, 3)) ** s),
+    (user_base_to_a_fraction, lambda s: s ** 2),
+]
+
+
+@pytest.mark.parametrize("f, plain", FRACTION_POWERS)
+@pytest.mark.parametrize("point", [2, 2.0])
+def test_fractions_own_operators_call_the_users_methods_in_the_context(f, plain, point):
+    assert f(point) == plain(point)
+    assert D(f, point) == D(plain, point)
+    assert d2(f, point) == d2(plain, point)
+
+
+def test_a_fraction_to_a_power_that_no_method_answers_raises_pythons_error():
+    class Opaque:
+        pass
+
+    with pytest.raises(TypeError) as plain:
+        Fraction(1, 3) ** Opaque()
+    for point in (Fraction(1, 3), 2.0):
+        with pytest.raises(TypeError) as error:
+            D(lambda x: Fraction(1, 3) ** Opaque() * x, point)
+        assert str(error.value) == str(plain.value)
+        with pytest.raises(TypeError) as error:
+            D(lambda x: x ** Opaque(), Fraction(1, 3))
+        assert str(error.value) == str(plain.value)
+
+
 def test_an_unanswered_operator_raises_pythons_error():
     class Opaque:
         pass
