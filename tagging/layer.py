@@ -33,7 +33,8 @@ from tagging._tagged import Tagged, rawest, transparent
 __all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "tagger",
            "rawest", "dropped", "WAYS_OUT", "retag"]
 
-nativecalls(__name__, "_ARGS")  # a context running another's walk sees no read of it
+# a context running another's walk sees no read of these (`gc.get_referents` of a view)
+nativecalls(__name__, "_ARGS", "view_mapping")
 _new = object.__new__
 _ARGS = BaseException.args
 
