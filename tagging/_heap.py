@@ -24,6 +24,7 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 VIEWS = (VALUES, ITEMS, KEYS)
+_MEMBERS_KNOWN = (*SEQUENCES, *KEYED)  # containers listed without running user code
 REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
 _ORDERED_VIEWS = tuple(type(view) for view in (
     OrderedDict().values(), OrderedDict().items(), OrderedDict().keys()))
@@ -306,6 +307,24 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
         for source in sources:
             pool_members(tag, source, pool)
         settle_members(tag, result, pool)
+        note_view_pairs(tag, sources, result)
+
+
+def note_view_pairs(tag: Tag, sources: tuple, result: Any) -> None:
+    """After a set operation on a dict's items view (`d.items() | s`): the pairs C
+    made of the dict's entries keep the key's and the value's metadata, as the
+    view's own pairs do (`note_pair`). A member that is an object of another
+    operand (an equal pair `s` had) keeps its own."""
+    sources = [rawest(source) for source in sources]
+    mappings = [view_mapping(source) for source in sources if isinstance(source, ITEMS)]
+    if not mappings:
+        return
+    kept = {id(member) for source in sources if isinstance(source, _MEMBERS_KNOWN)
+            for member in source}
+    for member in result:
+        if type(member) is tuple and len(member) == 2 and id(member) not in kept:
+            for mapping in reversed(mappings):  # the first operand's, as `|` keeps it
+                note_pair(tag, mapping, member)
 
 
 def move_slots(tag: Tag, source: Any, target: Any) -> None:

@@ -121,3 +121,53 @@ def test_a_c_call_given_a_view_of_a_dict_holding_derivatives_is_refused():
     carry derivatives hands them back plain (it gave 0, no error)."""
     with pytest.raises(NonDifferentiableError, match="dict_keys.__reversed__"):
         D(lambda x: next(reversed({x: 1}.keys())) * 2, 2.0)
+
+
+# A set built by an operator on a dict's items view: C makes a fresh (key, value)
+# pair per entry, which keeps the entry's derivatives (issue 18: they gave 0).
+
+def items_or_a_set(x):
+    return sorted({"a": x}.items() | {("b", 2.0)})[0][1] * 3
+
+
+def a_set_or_items(x):
+    return sorted({("b", 2.0)} | {"a": x}.items())[0][1] * 3
+
+
+def items_minus_and_xor(x):
+    d = {"a": x, "b": 2.0}
+    return sorted(d.items() - {("b", 2.0)})[0][1] + sorted(d.items() ^ {("c", 1.0)})[0][1]
+
+
+def items_or_items(x):
+    return sum(value for _, value in {"a": x}.items() | {"b": 5 * x}.items())
+
+
+def items_and_their_own_pairs(x):
+    """Whichever pair `&` keeps, the view's or the set's, carries the derivative."""
+    d = {"a": x}
+    return sorted(d.items() & set(d.items()))[0][1] * 3
+
+
+def keys_carrying_a_derivative(x):
+    return min({x: "k"}.items() | {(10.0, "j")})[0] * 3
+
+
+VIEW_SETS = [  # (f, its derivative at 2)
+    (items_or_a_set, 3), (a_set_or_items, 3), (items_minus_and_xor, 2),
+    (items_or_items, 6), (items_and_their_own_pairs, 3), (keys_carrying_a_derivative, 3),
+]
+
+
+@pytest.mark.parametrize("f, derivative", VIEW_SETS, ids=lambda f: getattr(f, "__name__", ""))
+def test_a_set_made_of_an_items_view_keeps_each_pairs_derivatives(f, derivative):
+    assert D(f, 2.0) == derivative
+    assert D(f, 2) == derivative
+    assert D(D(f), 2.0) == 0
+
+
+def test_a_set_made_of_an_items_view_under_nesting():
+    """Nested, the inner derivative's check of what the view carries ran its read of
+    the view's dict (`gc.get_referents`) in the enclosing derivative, which refused it."""
+    for f, derivative in VIEW_SETS:
+        assert D(lambda y: D(lambda x: f(x * y), 2.0), 3.0) == derivative
