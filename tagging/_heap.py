@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import gc
 from collections import OrderedDict, deque
+from types import MappingProxyType as PROXY
 from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
 from contexts.layer import class_attribute
 from tagging._routes import attribute_slot, python_method
-from tagging._store import ABSENT
+from tagging._store import ABSENT, Store
 from tagging._tagged import Tagged, rawest, wrap
 
 if TYPE_CHECKING:  # annotations only: the layer imports this module
@@ -300,7 +301,9 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
     elif kind is dict:
         for source in sources:
             source = rawest(source)
-            if isinstance(source, dict) and source is not result:
+            if type(source) is PROXY:  # `proxy | d`: what the proxy shows
+                source = proxied(tag.store, source)
+            if isinstance(source, (dict, type)) and source is not result:
                 copy_slots(tag, source, result)
     elif kind in (set, frozenset):
         pool: dict = {}
@@ -350,7 +353,7 @@ def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
     knows metadata of."""
     if isinstance(raw, (*SEQUENCES, VALUES, ITEMS)):  # an OrderedDict's views too
         return has_slots(tag, raw)
-    if isinstance(raw, KEYS):
+    if isinstance(raw, (KEYS, PROXY)):
         raw = view_mapping(raw)
     return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 
@@ -434,6 +437,18 @@ def view_mapping(view: Any) -> dict:
         if isinstance(referent, dict):
             return referent
     return {}
+
+
+def proxied(store: Store, proxy: PROXY) -> Any:
+    """What a mappingproxy shows, as the store keys its slots: its mapping (a dict
+    view's `.mapping` shows the dict), or the class whose namespace it shows
+    (`vars(C)`, `C.__dict__`: a class is its attributes' own container)."""
+    shown, = gc.get_referents(proxy)
+    if type(shown) is dict:
+        for container, _ in store.entries.values():
+            if isinstance(container, type) and view_mapping(vars(container)) is shown:
+                return container
+    return shown
 
 
 def retag_item(tag: Tag, sequence: Any, index: int, item: Any) -> Any:
