@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from contexts import layer as engine
 from contexts.layer import class_attribute
 from tagging._routes import attribute_slot, python_method
-from tagging._store import ABSENT, Store
+from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
 if TYPE_CHECKING:  # annotations only: the layer imports this module
@@ -302,7 +302,7 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
         for source in sources:
             source = rawest(source)
             if type(source) is PROXY:  # `proxy | d`: what the proxy shows
-                source = proxied(tag.store, source)
+                source = proxied(source)
             if isinstance(source, (dict, type)) and source is not result:
                 copy_slots(tag, source, result)
     elif kind in (set, frozenset):
@@ -439,15 +439,20 @@ def view_mapping(view: Any) -> dict:
     return {}
 
 
-def proxied(store: Store, proxy: PROXY) -> Any:
+def proxied(proxy: PROXY) -> Any:
     """What a mappingproxy shows, as the store keys its slots: its mapping (a dict
     view's `.mapping` shows the dict), or the class whose namespace it shows
-    (`vars(C)`, `C.__dict__`: a class is its attributes' own container)."""
+    (`vars(C)`, `C.__dict__`: a class is its attributes' own container). Found from
+    the classes alive, not the store: nested, each context must find the same
+    container (and the collector's referrers miss frozen objects)."""
     shown, = gc.get_referents(proxy)
-    if type(shown) is dict:
-        for container, _ in store.entries.values():
-            if isinstance(container, type) and view_mapping(vars(container)) is shown:
-                return container
+    if type(shown) is dict and "__module__" in shown:  # a class's namespace, perhaps
+        pending = [object]
+        while pending:
+            kind = pending.pop()
+            if view_mapping(vars(kind)) is shown:
+                return kind
+            pending.extend(type.__subclasses__(kind))
     return shown
 
 

@@ -190,7 +190,7 @@ def getitem(ctx, container, key):
 def _proxy_read(ctx, proxy, key, plain_key):
     """`proxy[key]` of a mappingproxy reads what it shows: a mapping, read as itself
     (a dict's slot, a Python `__getitem__` in the context), or a class's attribute."""
-    shown = heap.proxied(ctx.tag.store, proxy)
+    shown = heap.proxied(proxy)
     if native.isinstance(shown, type):
         return heap.load_item(ctx.tag, shown, plain_key, operator.getitem(proxy, plain_key))
     return getitem(ctx, shown, key)
@@ -1099,7 +1099,7 @@ def _shown(method):
     name = method.__name__
 
     def primitive(ctx, proxy, *args):
-        shown = heap.proxied(ctx.tag.store, rawest(proxy))
+        shown = heap.proxied(rawest(proxy))
         if native.isinstance(shown, type):
             if method is heap.PROXY.keys:  # the attributes' names
                 return method(proxy)

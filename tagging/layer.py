@@ -74,7 +74,7 @@ def _holds(store: Any, value: Any) -> bool:
             pending.append(view_mapping(value))
             continue
         if type(value) is PROXY:  # a mappingproxy reads its mapping's, or its class's
-            value = proxied(store, value)
+            value = proxied(value)
         namespace = getattr(value, "__dict__", None)
         # An object's slots are its `__dict__`'s; a container's are its own, and a
         # container with a `__dict__` (an OrderedDict, a list subclass) has both.
