@@ -319,8 +319,13 @@ def user_base_to_a_fraction(s):
     return Exponent(s) ** Fraction(2)
 
 
+# The base `Exponent.__rpow__` is given: from 3.13, `Fraction.__pow__` declines, and
+# the Fraction itself is; before, its float.
+_BASE = Fraction(1, 3) if Fraction.__pow__(Fraction(1, 3), Exponent(1)) is NotImplemented \
+    else float(Fraction(1, 3))
+
 FRACTION_POWERS = [  # (f, the same arithmetic written out)
-    (fraction_to_a_user_power, lambda s: float(Fraction(1, 3)) ** s),
+    (fraction_to_a_user_power, lambda s: _BASE ** s),
     (user_base_to_a_fraction, lambda s: s ** 2),
 ]
 
