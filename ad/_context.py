@@ -23,6 +23,7 @@ import operator
 import pickle
 import types
 from collections.abc import Collection
+from fractions import Fraction
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
@@ -292,6 +293,13 @@ def _with_objects(ctx: Differentiation, f: Callable, args: tuple) -> Any:
     `Vec.__abs__`, `pow(v, 2)` is `v ** 2`, reflected method and all)."""
     if f is builtins.pow and len(args) == 2:
         return recurse(ctx, operator.pow, *args)
+    if f is operator.pow and type(args[0]) is Tagged and args[0].tag is ctx.tag and \
+            type(args[0].value) is Fraction and not isinstance(rawest(args[1]), numbers.Number):
+        # before 3.13 `Fraction.__pow__` answers any exponent (`float(x) ** u`, which
+        # calls `u`'s `__rpow__`) before CPython asks the exponent: its code, here
+        answer = recurse(ctx, Fraction.__pow__, *args)
+        if answer is not NotImplemented:
+            return answer
     name = _DUNDERS.get(f)
     method = getattr(type(args[0]), name, None) if name else None
     if type(method) is not types.FunctionType or f is builtins.complex and len(args) > 1:

@@ -11,8 +11,9 @@ to and the kinds of its arguments:
 * calls whose result cannot carry a number: text (a number's `__repr__`, text
   formatting, json's C encoder), a truth value (`__contains__`, `hasattr`);
 * calls that keep what they are given as it is, by reference, so its slots keep
-  their derivatives: `super(cls, obj)`'s proxy, an exception group's constructor
-  (the exceptions, and a message, text). Exceptions that keep their arguments in
+  their derivatives: `super(cls, obj)`'s proxy, a `MappingProxyType` of a mapping
+  (tagging reads it as the mapping), an exception group's constructor (the
+  exceptions, and a message, text). Exceptions that keep their arguments in
   `args` alone are built by tagging, which follows them there; the others, such
   as `StopIteration`, copy an argument into a C field of their own, and are
   refused (`builds_an_exception`);
@@ -51,10 +52,10 @@ _C_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDes
 _TEXT_OR_TRUTH_FUNCTIONS = frozenset({hasattr})
 _TEXT_MAKERS = tuple(kind for kind in (json.encoder.c_make_encoder,) if kind is not None)
 
-# Calls that keep what they are given by reference: a `super` proxy of an object, an
-# exception group of exceptions.
-_KEEPING_AS_IT_IS = frozenset({super, BaseExceptionGroup, BaseExceptionGroup.__new__,
-                               BaseExceptionGroup.__init__})
+# Calls that keep what they are given by reference: a `super` proxy of an object, a
+# read-only proxy of a mapping, an exception group of exceptions.
+_KEEPING_AS_IT_IS = frozenset({super, types.MappingProxyType, BaseExceptionGroup,
+                               BaseExceptionGroup.__new__, BaseExceptionGroup.__init__})
 
 # In-place operators that, on text, make new text (`s %= x`, `s *= n`).
 _TEXT_OPERATORS = frozenset({operator.imod, operator.imul})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections import OrderedDict, deque
+from types import MappingProxyType as PROXY
 from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
@@ -24,6 +25,7 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 VIEWS = (VALUES, ITEMS, KEYS)
+_MEMBERS_KNOWN = (*SEQUENCES, *KEYED)  # containers listed without running user code
 REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
 _ORDERED_VIEWS = tuple(type(view) for view in (
     OrderedDict().values(), OrderedDict().items(), OrderedDict().keys()))
@@ -299,13 +301,33 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
     elif kind is dict:
         for source in sources:
             source = rawest(source)
-            if isinstance(source, dict) and source is not result:
+            if type(source) is PROXY:  # `proxy | d`: what the proxy shows
+                source = proxied(source)
+            if isinstance(source, (dict, type)) and source is not result:
                 copy_slots(tag, source, result)
     elif kind in (set, frozenset):
         pool: dict = {}
         for source in sources:
             pool_members(tag, source, pool)
         settle_members(tag, result, pool)
+        note_view_pairs(tag, sources, result)
+
+
+def note_view_pairs(tag: Tag, sources: tuple, result: Any) -> None:
+    """After a set operation on a dict's items view (`d.items() | s`): the pairs C
+    made of the dict's entries keep the key's and the value's metadata, as the
+    view's own pairs do (`note_pair`). A member that is an object of another
+    operand (an equal pair `s` had) keeps its own."""
+    sources = [rawest(source) for source in sources]
+    mappings = [view_mapping(source) for source in sources if isinstance(source, ITEMS)]
+    if not mappings:
+        return
+    kept = {id(member) for source in sources if isinstance(source, _MEMBERS_KNOWN)
+            for member in source}
+    for member in result:
+        if type(member) is tuple and len(member) == 2 and id(member) not in kept:
+            for mapping in reversed(mappings):  # the first operand's, as `|` keeps it
+                note_pair(tag, mapping, member)
 
 
 def move_slots(tag: Tag, source: Any, target: Any) -> None:
@@ -331,7 +353,7 @@ def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
     knows metadata of."""
     if isinstance(raw, (*SEQUENCES, VALUES, ITEMS)):  # an OrderedDict's views too
         return has_slots(tag, raw)
-    if isinstance(raw, KEYS):
+    if isinstance(raw, (KEYS, PROXY)):
         raw = view_mapping(raw)
     return isinstance(raw, KEYED) and bool(tag.store.slots(raw, tag.store.members))
 
@@ -415,6 +437,23 @@ def view_mapping(view: Any) -> dict:
         if isinstance(referent, dict):
             return referent
     return {}
+
+
+def proxied(proxy: PROXY) -> Any:
+    """What a mappingproxy shows, as the store keys its slots: its mapping (a dict
+    view's `.mapping` shows the dict), or the class whose namespace it shows
+    (`vars(C)`, `C.__dict__`: a class is its attributes' own container). Found from
+    the classes alive, not the store: nested, each context must find the same
+    container (and the collector's referrers miss frozen objects)."""
+    shown, = gc.get_referents(proxy)
+    if type(shown) is dict and "__module__" in shown:  # a class's namespace, perhaps
+        pending = [object]
+        while pending:
+            kind = pending.pop()
+            if view_mapping(vars(kind)) is shown:
+                return kind
+            pending.extend(type.__subclasses__(kind))
+    return shown
 
 
 def retag_item(tag: Tag, sequence: Any, index: int, item: Any) -> Any:

@@ -28,7 +28,8 @@ from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
-from tagging._leaving import CLASS_BODY, class_body_reads, dropped, plain_defaults
+from tagging._leaving import (CLASS_BODY, FRAME_TEXT, class_body_reads, dropped,
+                              plain_defaults)
 from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
 from tagging._store import ABSENT, Store
@@ -207,6 +208,12 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             if meta is not ABSENT:
                 runtime.ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_BODY)
 
+    def frametext(source, local):  # eval/exec on this frame (`_leaving`)
+        if entries or store.members or any(
+                type(value) is Tagged and value.tag is tag for value in local.values()):
+            return runtime.ctx.fallback(dropped, wrap(tag, source, None), FRAME_TEXT)
+        return source
+
     def default(value):  # tagged while the run lasts (`_leaving`)
         if type(value) is Tagged and value.tag is tag:
             store.defaults.append(value)
@@ -225,7 +232,8 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "globals": globals, "plain": plain, "captured": captured,
-            "classbody": classbody, "default": default, "leaving": leaving,
+            "classbody": classbody, "frametext": frametext, "default": default,
+            "leaving": leaving,
             "yielded": yielded, "received": received,
             "kwargs": functools.partial(primitives.splatted, runtime.ctx),
             "delegate": functools.partial(primitives.delegate, runtime.ctx),

@@ -11,7 +11,9 @@ hold plain values.
 A generator's return value travels inside a `StopIteration` that C code raises
 and catches, consumers the context does not see among them. A class body made
 inside a run is code the engine leaves as written, which reads closure cells
-and globals natively. Rather than drop
+and globals natively. Text run by `eval` or `exec` given no namespace runs
+natively on the caller's frame, whose variables hold tagged values (and the
+store the metadata of its cells, globals and containers). Rather than drop
 its metadata silently, tagging hands such a value to the context as a foreign
 call of `dropped` (through its `fallback`): a context that may not lose
 metadata (`ad`) refuses it there; any other gets the plain value back, as from
@@ -28,6 +30,7 @@ from tagging._store import ABSENT
 
 GENERATOR_RETURN = "a generator's return value"
 CLASS_BODY = "a value read by a class body"
+FRAME_TEXT = "a variable read by eval or exec given no namespace"
 
 # How to write each route so that the metadata is kept.
 WAYS_OUT = {
@@ -35,6 +38,8 @@ WAYS_OUT = {
                       "generator",
     CLASS_BODY: "define the class outside the function and pass the value to it (a "
                 "class body runs natively)",
+    FRAME_TEXT: "pass the text a namespace dict, eval(text, {'x': x}) or exec(text, "
+                "namespace): text given a namespace runs in the context",
 }
 
 

@@ -172,6 +172,12 @@ class _Tagging(BodyTransformer):
             # `super()`, `locals()`, `eval(...)`: the call step knows them by name
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
+            if node.func.id in ("eval", "exec") and len(node.args) == 1 and \
+                    not isinstance(node.args[0], ast.Starred) and not node.keywords:
+                # the text runs natively on this frame: checked first (`_leaving.FRAME_TEXT`)
+                local = ast.copy_location(ast.Call(func=name("locals", node), args=[],
+                                                   keywords=[]), node)
+                node.args = [self.helper("frametext", [node.args[0], local], node)]
         else:
             node = self.generic_visit(node)
         for keyword in node.keywords:

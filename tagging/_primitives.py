@@ -181,8 +181,19 @@ def getitem(ctx, container, key):
     plain_key = _position(ctx, container, plain_key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
+    if native.type(rawest(container)) is heap.PROXY:
+        return _proxy_read(ctx, rawest(container), key, plain_key)
     value = operator.getitem(container, plain_key)
     return heap.load_item(tag, container, plain_key, value)
+
+
+def _proxy_read(ctx, proxy, key, plain_key):
+    """`proxy[key]` of a mappingproxy reads what it shows: a mapping, read as itself
+    (a dict's slot, a Python `__getitem__` in the context), or a class's attribute."""
+    shown = heap.proxied(proxy)
+    if native.isinstance(shown, type):
+        return heap.load_item(ctx.tag, shown, plain_key, operator.getitem(proxy, plain_key))
+    return getitem(ctx, shown, key)
 
 
 # Containers whose item stores keep the very object stored: a read gives it back, and
@@ -273,7 +284,7 @@ def iterate(ctx, iterable, reported=False):
     kind = native.type(raw)
     if kind in _PLAIN_ITERABLES:
         return heap.own(iterable, tag)
-    if kind in _KEYED:
+    if kind in _KEYED or kind is heap.PROXY:
         return _iterate_keyed(ctx, iterable, raw)
     if routes.python_iteration(kind):  # `__iter__` runs in the context
         own = heap.own(iterable, tag)
@@ -306,11 +317,12 @@ def iterate(ctx, iterable, reported=False):
 
 
 def _iterate_keyed(ctx, iterable, raw):
-    """A set, a dict or its keys (iterated natively): the members keep their metadata."""
+    """A set, a dict, its keys or a mappingproxy of it (iterated natively): the
+    members keep their metadata."""
     iterable = heap.own(iterable, ctx.tag)
     if not heap.iterates_with_metadata(ctx.tag, raw):
         return iterable
-    container = heap.view_mapping(raw) if native.isinstance(raw, heap.KEYS) \
+    container = heap.view_mapping(raw) if native.isinstance(raw, (heap.KEYS, heap.PROXY)) \
         else raw
     return _iterate_members(ctx, iterable, container)
 
@@ -466,6 +478,8 @@ def splatted(ctx, mapping):
     temporary dict of the tagged values. Built in the context, so that a context
     this one runs under keeps its own metadata of them."""
     tag = ctx.tag
+    if native.type(rawest(mapping)) is heap.PROXY:  # read here: C would read it natively
+        mapping = dict_new(ctx, dict, mapping)
     if native.type(mapping) is not dict or not heap.has_slots(tag, mapping):
         return mapping
     out = {}
@@ -1078,6 +1092,24 @@ def _pooled_items(ctx, iterable, pool):
         yield heap.pool_item(ctx.tag, item, pool)
 
 
+def _shown(method):
+    """A method of a mappingproxy, which calls the same method of what the proxy
+    shows: a mapping's, called in the context (`dict.get` reads the dict's slot); a
+    class namespace's, whose values are the class's attributes, is a foreign call."""
+    name = method.__name__
+
+    def primitive(ctx, proxy, *args):
+        shown = heap.proxied(rawest(proxy))
+        if native.isinstance(shown, type):
+            if method is heap.PROXY.keys:  # the attributes' names
+                return method(proxy)
+            return fallback(ctx, method, proxy, *args)
+        return call_in(ctx, getattr_(ctx, shown, name), *args)
+
+    primitive.__name__ = f"tagged_{name}"
+    return primitive
+
+
 # Methods that only read, or store plain values (indices, counts, views)
 
 def _native(method, iterables=False):
@@ -1207,6 +1239,9 @@ for _method in (set.update, set.intersection_update, set.difference_update,
 for _method in (list.index, list.count, tuple.index, tuple.count, deque.index, deque.count,
                 dict.keys, dict.values, dict.items):
     BUILTINS[_method] = _native(_method)
+for _method in (heap.PROXY.keys, heap.PROXY.values, heap.PROXY.items, heap.PROXY.get,
+                heap.PROXY.copy):
+    BUILTINS[_method] = _shown(_method)
 for _method in (set.issubset, set.issuperset, set.isdisjoint, frozenset.issubset,
                 frozenset.issuperset, frozenset.isdisjoint):
     BUILTINS[_method] = _native(_method, iterables=True)

@@ -23,7 +23,7 @@ import types
 from typing import Any, Callable
 
 from contexts.layer import nativecalls
-from tagging._heap import VIEWS, view_mapping
+from tagging._heap import PROXY, VIEWS, proxied, view_mapping
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._store import fresh
@@ -33,7 +33,8 @@ from tagging._tagged import Tagged, rawest, transparent
 __all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "tagger",
            "rawest", "dropped", "WAYS_OUT", "retag"]
 
-nativecalls(__name__, "_ARGS")  # a context running another's walk sees no read of it
+# a context running another's walk sees no read of these (`gc.get_referents` of a view)
+nativecalls(__name__, "_ARGS", "view_mapping", "proxied")
 _new = object.__new__
 _ARGS = BaseException.args
 
@@ -46,7 +47,8 @@ _NOT_WALKED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 def carries_metadata(value: Any, ctx: Any) -> bool:
     """Whether `value` is tagged for `ctx`, or holds, in a slot of a list, tuple,
     dict, set, object or an exception's `args` at any depth, a value that `ctx`
-    stored there with metadata (and that the slot still holds)."""
+    stored there with metadata (and that the slot still holds); a dict's view and
+    a mappingproxy hold what they show."""
     tag = ctx.tag
     if type(value) is Tagged:
         return value.tag is tag
@@ -71,6 +73,8 @@ def _holds(store: Any, value: Any) -> bool:
         if isinstance(value, VIEWS):  # a dict's view reads the dict's slots
             pending.append(view_mapping(value))
             continue
+        if type(value) is PROXY:  # a mappingproxy reads its mapping's, or its class's
+            value = proxied(value)
         namespace = getattr(value, "__dict__", None)
         # An object's slots are its `__dict__`'s; a container's are its own, and a
         # container with a `__dict__` (an OrderedDict, a list subclass) has both.

@@ -259,11 +259,9 @@ REFLECTED_CASES = [  # (f, the same arithmetic written out)
 def test_reflected_and_forward_user_operators(f, plain, point):
     if isinstance(point, Fraction) and f is REFLECTED_CASES[5][0] and \
             Fraction.__pow__(point, Unit(3.0)) is not NotImplemented:
-        # before 3.13, Fraction.__pow__ answers itself with `float(x) ** u` run
-        # natively, dropping the derivative: refused
-        with pytest.raises(TypeError, match="Fraction.__pow__ .* dropping the metadata"):
-            D(f, point)
-        return
+        # before 3.13, Fraction.__pow__ answers itself with `float(x) ** u`, run in
+        # the context (it was run natively, dropping the derivative, and refused)
+        plain = lambda x: float(x) ** 3  # noqa: E731
     assert D(f, point) == D(plain, point)
     assert d2(f, point) == d2(plain, point)
 
@@ -294,6 +292,65 @@ def test_an_int_subclass_with_python_operators_times_a_float_is_refused():
     assert D(lambda x: x * Seven(2), 3) == 7  # an int point: Seven.__rmul__ goes first
     with pytest.raises(TypeError, match="float.__mul__ of 3.0 .* make the Seven a plain"):
         D(lambda x: x * Seven(2), 3.0)
+
+
+class Exponent:
+    """A user exponent: `b ** Exponent(s)` is `b ** s`; raised, it takes an int power."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def __rpow__(self, base):
+        return base ** self.s
+
+    def __pow__(self, power):
+        return self.s ** power if type(power) is int else NotImplemented
+
+
+def fraction_to_a_user_power(s):
+    """Before 3.13, `Fraction.__pow__` answers any exponent with `float(a) ** b`,
+    which calls `Exponent.__rpow__`: run natively, it computed on the plain `s`."""
+    return Fraction(1, 3) ** Exponent(s)
+
+
+def user_base_to_a_fraction(s):
+    """`Exponent.__pow__` declines a Fraction; `Fraction.__rpow__` then asks it for
+    `a ** 2`, the int power, which it answers."""
+    return Exponent(s) ** Fraction(2)
+
+
+# The base `Exponent.__rpow__` is given: from 3.13, `Fraction.__pow__` declines, and
+# the Fraction itself is; before, its float.
+_BASE = Fraction(1, 3) if Fraction.__pow__(Fraction(1, 3), Exponent(1)) is NotImplemented \
+    else float(Fraction(1, 3))
+
+FRACTION_POWERS = [  # (f, the same arithmetic written out)
+    (fraction_to_a_user_power, lambda s: _BASE ** s),
+    (user_base_to_a_fraction, lambda s: s ** 2),
+]
+
+
+@pytest.mark.parametrize("f, plain", FRACTION_POWERS)
+@pytest.mark.parametrize("point", [2, 2.0])
+def test_fractions_own_operators_call_the_users_methods_in_the_context(f, plain, point):
+    assert f(point) == plain(point)
+    assert D(f, point) == D(plain, point)
+    assert d2(f, point) == d2(plain, point)
+
+
+def test_a_fraction_to_a_power_that_no_method_answers_raises_pythons_error():
+    class Opaque:
+        pass
+
+    with pytest.raises(TypeError) as plain:
+        Fraction(1, 3) ** Opaque()
+    for point in (Fraction(1, 3), 2.0):
+        with pytest.raises(TypeError) as error:
+            D(lambda x: Fraction(1, 3) ** Opaque() * x, point)
+        assert str(error.value) == str(plain.value)
+        with pytest.raises(TypeError) as error:
+            D(lambda x: x ** Opaque(), Fraction(1, 3))
+        assert str(error.value) == str(plain.value)
 
 
 def test_an_unanswered_operator_raises_pythons_error():

@@ -2,6 +2,7 @@
 `items()` (in its own order, after `move_to_end` too), and `reversed` views of any
 dict, also when stepped by hand. Before, each gave a derivative of 0 with no error."""
 
+import types
 from collections import OrderedDict
 
 import pytest
@@ -121,3 +122,131 @@ def test_a_c_call_given_a_view_of_a_dict_holding_derivatives_is_refused():
     carry derivatives hands them back plain (it gave 0, no error)."""
     with pytest.raises(NonDifferentiableError, match="dict_keys.__reversed__"):
         D(lambda x: next(reversed({x: 1}.keys())) * 2, 2.0)
+
+
+# A set built by an operator on a dict's items view: C makes a fresh (key, value)
+# pair per entry, which keeps the entry's derivatives (issue 18: they gave 0).
+
+def items_or_a_set(x):
+    return sorted({"a": x}.items() | {("b", 2.0)})[0][1] * 3
+
+
+def a_set_or_items(x):
+    return sorted({("b", 2.0)} | {"a": x}.items())[0][1] * 3
+
+
+def items_minus_and_xor(x):
+    d = {"a": x, "b": 2.0}
+    return sorted(d.items() - {("b", 2.0)})[0][1] + sorted(d.items() ^ {("c", 1.0)})[0][1]
+
+
+def items_or_items(x):
+    return sum(value for _, value in {"a": x}.items() | {"b": 5 * x}.items())
+
+
+def items_and_their_own_pairs(x):
+    """Whichever pair `&` keeps, the view's or the set's, carries the derivative."""
+    d = {"a": x}
+    return sorted(d.items() & set(d.items()))[0][1] * 3
+
+
+def keys_carrying_a_derivative(x):
+    return min({x: "k"}.items() | {(10.0, "j")})[0] * 3
+
+
+VIEW_SETS = [  # (f, its derivative at 2)
+    (items_or_a_set, 3), (a_set_or_items, 3), (items_minus_and_xor, 2),
+    (items_or_items, 6), (items_and_their_own_pairs, 3), (keys_carrying_a_derivative, 3),
+]
+
+
+@pytest.mark.parametrize("f, derivative", VIEW_SETS, ids=lambda f: getattr(f, "__name__", ""))
+def test_a_set_made_of_an_items_view_keeps_each_pairs_derivatives(f, derivative):
+    assert D(f, 2.0) == derivative
+    assert D(f, 2) == derivative
+    assert D(D(f), 2.0) == 0
+
+
+def test_a_set_made_of_an_items_view_under_nesting():
+    """Nested, the inner derivative's check of what the view carries ran its read of
+    the view's dict (`gc.get_referents`) in the enclosing derivative, which refused it."""
+    for f, derivative in VIEW_SETS:
+        assert D(lambda y: D(lambda x: f(x * y), 2.0), 3.0) == derivative
+
+
+# A mappingproxy shows a mapping (a dict view's `.mapping`, `MappingProxyType(d)`) or a
+# class's namespace (`vars(C)`, `type(obj).__dict__`): reading it reads their slots
+# (issue 18: `d.values().mapping["a"]` gave 0).
+
+class Holder:
+    """A class whose attribute `f` sets."""
+
+
+def a_views_mapping(x):
+    return {"a": x}.values().mapping["a"] * 3
+
+
+def a_proxy_of_a_dict_changed_after(x):
+    d = {"a": 1.0}
+    proxy = types.MappingProxyType(d)
+    d["a"] = x * 4
+    return proxy["a"]
+
+
+def a_class_namespace(x):
+    Holder.attr = x * 3
+    return type(Holder()).__dict__["attr"] + vars(Holder)["attr"]
+
+
+def copies_of_a_proxy(x):
+    proxy = types.MappingProxyType({"a": x, "b": 2 * x})
+    return dict(proxy)["a"] + {**proxy}["b"]
+
+
+def a_proxy_splatted(x):
+    return (lambda a: a * 3)(**types.MappingProxyType({"a": x}))
+
+
+def keys_of_a_proxy(x):
+    proxy = types.MappingProxyType({x: "k"})
+    return min(proxy) * 3 + next(iter(proxy)) + list(proxy.keys())[0]
+
+
+def methods_of_a_proxy(x):
+    proxy = {"a": x, "b": 2 * x}.values().mapping
+    return proxy.get("a") + proxy.copy()["b"] + (proxy | {})["a"] + \
+        list(proxy.values())[1] + dict(proxy.items())["a"]
+
+
+def copies_of_a_class_namespace(x):
+    Holder.attr = x * 3
+    return dict(vars(Holder))["attr"] + {**vars(Holder)}["attr"] + (vars(Holder) | {})["attr"]
+
+
+PROXIES = [  # (f, its derivative at 2)
+    (a_views_mapping, 3), (a_proxy_of_a_dict_changed_after, 4), (a_class_namespace, 6),
+    (copies_of_a_proxy, 3), (a_proxy_splatted, 3), (keys_of_a_proxy, 5),
+    (methods_of_a_proxy, 7), (copies_of_a_class_namespace, 9),
+]
+
+
+@pytest.mark.parametrize("f, derivative", PROXIES, ids=lambda f: getattr(f, "__name__", ""))
+def test_a_mappingproxy_reads_the_slots_of_what_it_shows(f, derivative):
+    assert D(f, 2.0) == derivative
+    assert D(f, 2) == derivative
+    assert D(lambda y: D(lambda x: f(x * y), 2.0), 3.0) == derivative
+
+
+def _class_namespace(method):
+    def f(x):
+        Holder.attr = x * 3
+        return getattr(vars(Holder), method)()
+    return f
+
+
+@pytest.mark.parametrize("method", ["values", "items", "copy"])
+def test_a_class_namespaces_own_views_and_copies_are_refused(method):
+    """Their values are the class's attributes, whose derivatives the store keeps by
+    the class, not by its namespace dict (`vars(C)["a"]` reads them)."""
+    with pytest.raises(NonDifferentiableError, match=f"mappingproxy.{method}"):
+        D(_class_namespace(method), 2.0)

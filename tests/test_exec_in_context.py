@@ -99,3 +99,59 @@ def test_separate_locals_are_a_foreign_call():
 
     with pytest.raises(NonDifferentiableError, match="exec"):
         D(f, 2.0)
+
+
+def _evaluates(x):
+    return eval("x * 3")
+
+
+def _executes(x):
+    exec("print(x)")
+    return x
+
+
+def _reads_a_list(x):
+    xs = [x]
+    return eval("xs[0] * 3")
+
+
+def _reads_a_cell(x):
+    later = lambda: x  # noqa: E731 - `x` lives in a cell
+    return eval("x * 3") + later()
+
+
+@pytest.mark.parametrize("f", [_evaluates, _executes, _reads_a_list, _reads_a_cell])
+def test_text_reading_the_functions_variables_is_refused(f, capsys):
+    """`eval` and `exec` without a namespace run natively on the caller's frame, whose
+    variables hold values carrying the derivative (an internal TypeError, a tagged
+    value printed, or a derivative dropped): refused, with the way out."""
+    for point in (2.0, 2):
+        with pytest.raises(NonDifferentiableError) as error:
+            D(f, point)
+        message = str(error.value)
+        assert "eval or exec given no namespace" in message and "test_exec_in_context.py" \
+            in message and "eval(text, {'x': x})" in message and "Tagged" not in message
+        with pytest.raises(NonDifferentiableError):
+            D(D(f), point)
+    assert "Tagged" not in capsys.readouterr().out
+
+
+def test_text_given_the_functions_namespace_differentiates():
+    def f(x):
+        return eval("x * 3", {"x": x}) + eval("x * x", globals(), {"x": x} | {})
+
+    with pytest.raises(NonDifferentiableError, match="eval"):  # separate locals: refused
+        D(f, 2.0)
+    assert D(lambda x: eval("x * 3", {"x": x}), 2.0) == 3.0
+
+
+def _three():
+    return eval("1 + 2")
+
+
+def test_text_given_no_namespace_runs_where_nothing_carries_a_derivative():
+    """Refused only while the frame's variables or the store hold values carrying the
+    derivative (the text is not looked into); `globals()` given runs as without D."""
+    assert D(lambda x: x * _three(), 2.0) == 3.0
+    with pytest.raises(NameError):  # as without D: `globals()` has no `x`
+        D(lambda x: eval("x * 3", globals()), 2.0)

@@ -1,4 +1,5 @@
-"""Small functions the rule tables share: signs, safe quotients, logarithms.
+"""Small functions the rule tables share: signs, safe quotients, logarithms, and
+the body of a Python function that has a rule.
 
 A rule's tangent never raises or turns NaN where the primal did not: where a
 derivative is infinite (`sqrt` at 0) it is an infinity of the tangent's sign,
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import cmath
 import math
+import types
 from typing import Any
 
 import mpmath
@@ -16,6 +18,15 @@ import mpmath
 from ad._errors import refusal
 
 _MP = (mpmath.mpf, mpmath.mpc)
+
+
+def body(f: Any) -> Any:
+    """`f` as another function object: the same code, which the context runs as
+    code (the rule is keyed by `f` itself), for arguments the rule does not
+    cover, and runs as `f` itself outside it."""
+    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__kwdefaults__ = f.__kwdefaults__
+    return g
 
 
 def is_complex(x: Any) -> bool:

@@ -7,6 +7,10 @@ up `x.as_integer_ratio` as `float.as_integer_ratio` bound to `x`).
   own plain semantics: its value is the dunder on the plain values, and where the
   dunder declines (`float.__mul__(0.7, Fraction(1, 2))` is NotImplemented, and
   the operator would ask `Fraction.__rmul__`), the call returns NotImplemented.
+  Given an object that is not a number (a user class's instance), a dunder
+  written in Python (`Fraction`'s) runs its own code in the context: before
+  3.13, `Fraction.__pow__` answers any exponent with `float(a) ** b`, which
+  calls the exponent's `__rpow__`.
 * `as_integer_ratio()` is `(n, d)` with `n / d` the number; the denominator is a
   constant, so the numerator carries the tangent times it, and `n / d` or
   `Fraction(n, d)` (statistics' exact sums) carries the number's tangent.
@@ -16,13 +20,15 @@ up `x.as_integer_ratio` as `float.as_integer_ratio` bound to `x`).
 
 import builtins
 import math
+import numbers
 import operator as op
+import types
 from fractions import Fraction
 
 import mpmath
 
 from ad._rules import operator as operator_rules  # noqa: F401 (the rules the dunders take)
-from ad._rules._support import numerator_tangent
+from ad._rules._support import body, numerator_tangent
 from ad._rules._table import RULES, Jvp, defconstant, defjvp, defmodel, defsame
 
 _KINDS = (int, float, complex, Fraction)
@@ -46,6 +52,8 @@ def _swapped(jvp):
 # dunder -> the function of its value, keyed by its operator's rule (the dunder's
 # own key holds the model, which declines first)
 VALUES: dict = {}
+# dunder written in Python -> its code, run in the context for other objects
+BODIES: dict = {}
 
 
 def _binary(kind, name, operator, reflected):
@@ -64,12 +72,19 @@ def _binary(kind, name, operator, reflected):
     else:
         defsame(value, operator)
     VALUES[dunder] = value
+    if type(dunder) is types.FunctionType:
+        BODIES[dunder] = body(dunder)
     defmodel(dunder, lambda *args: declining(dunder, *args))
 
 
 def declining(dunder, *args):
     """A binary dunder, run in the context: NotImplemented where it declines on the
-    plain values, else its value, with its operator's tangent."""
+    plain values, else its value, with its operator's tangent; its own code, given
+    an object that is not a number (whose Python method that code may call). Not
+    given numbers only: Fraction's code computes with their integer parts (gcd,
+    floor division), which carry no derivative."""
+    if dunder in BODIES and not all(isinstance(a, numbers.Number) for a in args):
+        return BODIES[dunder](*args)
     if plain_result(dunder, *args) is NotImplemented:
         return NotImplemented
     return VALUES[dunder](*args)

@@ -24,28 +24,19 @@ the `statistics` function's own code in the context, as if it had no rule.
 
 import math
 import statistics
-import types
 
 from ad._numbers import SCALARS
-from ad._rules._support import over
+from ad._rules._support import body, over
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
 
 
-def _body(f):
-    """`f` as another function object: the same code, which the context runs as
-    code (no rule), for data of objects, and runs as `f` itself outside it."""
-    g = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
-    g.__kwdefaults__ = f.__kwdefaults__
-    return g
-
-
 _mean, _fmean, _geometric, _harmonic, _grouped, _variance, _pvariance, _stdev, _pstdev, \
-    _covariance, _correlation, _regression = map(_body, (
+    _covariance, _correlation, _regression = map(body, (
         statistics.mean, statistics.fmean, statistics.geometric_mean,
         statistics.harmonic_mean, statistics.median_grouped, statistics.variance,
         statistics.pvariance, statistics.stdev, statistics.pstdev, statistics.covariance,
         statistics.correlation, statistics.linear_regression))
-_median_body, _multimode_body, _quantiles_body = map(_body, (
+_median_body, _multimode_body, _quantiles_body = map(body, (
     statistics.median, statistics.multimode, statistics.quantiles))
 
 
@@ -155,7 +146,7 @@ def quantiles_at(n, inclusive, *xs):
 
 
 # Models: what the statistics functions compute, as the context runs it. Data of
-# other objects than numbers runs the function's own code instead (`_body`).
+# other objects than numbers runs the function's own code instead (`body`).
 
 def _numbers(data):
     return all(type(x) in SCALARS for x in data)
@@ -163,7 +154,7 @@ def _numbers(data):
 
 def _picked(f, at):
     """The model of `f`, which returns the element at the position `at` gives."""
-    code = _body(f)
+    code = body(f)
 
     def model(data):
         data = list(data)
