@@ -92,32 +92,39 @@ def take_sent(tag: Tag, frame: Any, value: Any) -> Any:
 class Awaited:
     """A generator whose return value a consumer in the context awaits: its frame
     (held, so that no other frame takes its id), the frame it must return to (a
-    `yield from`'s; None while a `next`, `send` or `throw` runs it), and what it
-    returned (raw value and metadata, once it has)."""
+    `yield from`'s; None while a `next`, `send` or `throw` runs it), what it
+    returned (raw value and metadata, once it has), and the consumer that awaited
+    it before (a `yield from` delegating to it while a `next` runs it)."""
 
-    __slots__ = ("frame", "consumer", "raw", "meta")
+    __slots__ = ("frame", "consumer", "raw", "meta", "before")
 
-    def __init__(self, frame: Any, consumer: Any) -> None:
-        self.frame, self.consumer = frame, consumer
+    def __init__(self, frame: Any, consumer: Any, before: Awaited | None) -> None:
+        self.frame, self.consumer, self.before = frame, consumer, before
         self.raw = self.meta = ABSENT
 
 
 def await_return(tag: Tag, source: Any, consumer: Any = None) -> Awaited | None:
     """Before a consumer resumes `source` (or delegates to it): the `Awaited` that
     keeps the metadata of what it returns, or None if `source` is no generator that
-    can return (or another consumer already awaits it)."""
+    can return to it."""
     if type(source) is not types.GeneratorType or source.gi_running:
         return None
     frame = source.gi_frame
-    if frame is None or id(frame) in tag.store.returns:
+    if frame is None:
         return None
-    awaited = tag.store.returns[id(frame)] = Awaited(frame, consumer)
+    returns = tag.store.returns
+    awaited = returns[id(frame)] = Awaited(frame, consumer, returns.get(id(frame)))
     return awaited
 
 
 def forget_awaited(tag: Tag, awaited: Awaited | None) -> None:
-    if awaited is not None and tag.store.returns.get(id(awaited.frame)) is awaited:
-        del tag.store.returns[id(awaited.frame)]
+    """After the consumer of `awaited` is done with it: the one before awaits again."""
+    returns = tag.store.returns
+    if awaited is not None and returns.get(id(awaited.frame)) is awaited:
+        if awaited.before is None:
+            del returns[id(awaited.frame)]
+        else:
+            returns[id(awaited.frame)] = awaited.before
 
 
 def note_returned(tag: Tag, frame: Any, value: Any) -> Any:

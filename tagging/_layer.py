@@ -85,7 +85,9 @@ class Tag(Layer):
             self.store.sweep()
         if self.store.defaults:
             plain_defaults(self.store.defaults, functools.partial(heap.own, tag=self))
-        self.store.returns.clear()  # a `yield from` that raised awaits no more
+        # a `yield from` that still delegates, or that raised, awaits no more: the
+        # frames it holds (and their values) are let go
+        self.store.returns.clear()
 
     def cells(self, runtime: Any) -> dict:
         return _cells(self, runtime)

@@ -96,6 +96,31 @@ def two_levels(x):
         return stop.value
 
 
+def resumed_while_delegated(x):
+    """A `yield from` awaits each generator while `next` resumes it directly: one
+    returns to the `yield from`, the other to a `next`."""
+    def inner():
+        yield 1
+        yield 2
+        return x * x * 3
+
+    def outer(gen):
+        result = yield from gen
+        yield result
+
+    first, second = inner(), inner()
+    through_first, through_second = outer(first), outer(second)
+    next(through_first)
+    next(through_second)
+    next(first)
+    returned = next(through_first)
+    next(second)
+    try:
+        next(second)
+    except StopIteration as stop:
+        return returned + stop.value
+
+
 @types.coroutine
 def _cubed(x):
     yield
@@ -121,6 +146,7 @@ RETURNED = [(delegated_return, lambda x: 6 * x, lambda x: 6),
             (stop_value, lambda x: 12 * x, lambda x: 12),
             (send_ends, lambda x: 2 * x, lambda x: 2),
             (two_levels, lambda x: 6 * x * x + 1, lambda x: 12 * x),
+            (resumed_while_delegated, lambda x: 12 * x, lambda x: 12),
             (awaited_return, lambda x: 6 * x * x, lambda x: 12 * x)]
 
 
