@@ -33,3 +33,9 @@ def enclosing(ctx: Any) -> list:
         if chain[position] is ctx:
             return chain[position::-1]
     return [ctx]
+
+
+def is_running(ctx: Any) -> bool:
+    """Whether an `overdub` of `ctx` is running on this thread (code it made, such as
+    a generator, may run again after it ended)."""
+    return any(running is ctx for running in getattr(_local, "chain", None) or ())

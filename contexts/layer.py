@@ -21,8 +21,9 @@ engine:
 nothing by default. The rest of this module is the engine's parts a layer may
 build on: its view of types (`class_attribute`, the attribute routes, the
 type-checked caches), the models of builtins to `recurse` into, pass-building
-helpers, the markers (`nativecalls`, `quietmodule` and `seen`, `shortcut`,
-`enclosed`, `slotlike`) and their compiler. A layer uses these and the public API,
+helpers, whether a context is running on this thread (`is_running`), the
+markers (`nativecalls`, `quietmodule` and `seen`, `shortcut`, `enclosed`,
+`slotlike`) and their compiler. A layer uses these and the public API,
 never a private module.
 """
 
@@ -42,6 +43,7 @@ from contexts._models import (drive, iter_, iterator_of, merge_order, next_, rev
 from contexts._names import hidden
 from contexts._precompile import precompile
 from contexts._profile import class_version
+from contexts._running import is_running
 from contexts._runtime import idle, kept
 from contexts._tracebacks import hide_frames_from
 from contexts._visit import BodyTransformer
@@ -56,8 +58,8 @@ __all__ = [
     "merge_order",
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
     "enclosed",
-    # contexts reused between runs, each run with a fresh layer
-    "idle", "kept",
+    # contexts reused between runs, each run with a fresh layer; whether one runs
+    "idle", "kept", "is_running",
     "precompile",
     "hide_frames_from",
     # building passes

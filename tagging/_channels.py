@@ -1,4 +1,4 @@
-"""Generator channels: metadata of what a generator yields or is sent.
+"""Generator channels: metadata of what a generator yields, is sent or returns.
 
 A generator made by transformed code yields plain values: a tagged value it
 yields leaves its metadata in the store, under the generator's frame, and a
@@ -6,6 +6,18 @@ consumer in the context takes it from there. So a generator that outlives the
 run never hands outside code a `Tagged`. A tagged value sent to a generator
 reaches it plain too, its metadata left in the store for the frame that
 receives it, while the send runs.
+
+What a generator returns is plain as well (C keeps it in a `StopIteration`, or
+hands it to the `yield from` that delegated), and its metadata goes to the
+consumer in the context that awaits it: the consumer says so before it resumes
+the generator (`await_return`), and takes the metadata once it has returned. A
+`next`, `send` or `throw` awaits it while the step runs, and gives the
+`StopIteration` the metadata in its `value` and `args[0]`; a `yield from` (or an
+`await`) awaits it for as long as it delegates, from the frame the generator
+returns to, and evaluates to the value with its metadata. A value carrying
+metadata that no consumer awaits (C code drives the generator: `gen.close()`,
+a `for` loop, `list(gen)`) is the caller's to refuse (`_leaving`), while the
+run lasts.
 """
 
 from __future__ import annotations
@@ -13,7 +25,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from tagging._heap import split
+from tagging._heap import note_argument, note_attribute, split
 from tagging._store import ABSENT
 from tagging._tagged import rawest, wrap
 
@@ -75,3 +87,74 @@ def take_sent(tag: Tag, frame: Any, value: Any) -> Any:
     if found is None or found[0] is not rawest(value):
         return value
     return wrap(tag, value, found[1])
+
+
+class Awaited:
+    """A generator whose return value a consumer in the context awaits: its frame
+    (held, so that no other frame takes its id), the frame it must return to (a
+    `yield from`'s; None while a `next`, `send` or `throw` runs it), what it
+    returned (raw value and metadata, once it has), and the consumer that awaited
+    it before (a `yield from` delegating to it while a `next` runs it)."""
+
+    __slots__ = ("frame", "consumer", "raw", "meta", "before")
+
+    def __init__(self, frame: Any, consumer: Any, before: Awaited | None) -> None:
+        self.frame, self.consumer, self.before = frame, consumer, before
+        self.raw = self.meta = ABSENT
+
+
+def await_return(tag: Tag, source: Any, consumer: Any = None) -> Awaited | None:
+    """Before a consumer resumes `source` (or delegates to it): the `Awaited` that
+    keeps the metadata of what it returns, or None if `source` is no generator that
+    can return to it."""
+    if type(source) is not types.GeneratorType or source.gi_running:
+        return None
+    frame = source.gi_frame
+    if frame is None:
+        return None
+    returns = tag.store.returns
+    awaited = returns[id(frame)] = Awaited(frame, consumer, returns.get(id(frame)))
+    return awaited
+
+
+def forget_awaited(tag: Tag, awaited: Awaited | None) -> None:
+    """After the consumer of `awaited` is done with it: the one before awaits again."""
+    returns = tag.store.returns
+    if awaited is not None and returns.get(id(awaited.frame)) is awaited:
+        if awaited.before is None:
+            del returns[id(awaited.frame)]
+        else:
+            returns[id(awaited.frame)] = awaited.before
+
+
+def note_returned(tag: Tag, frame: Any, value: Any) -> Any:
+    """What a generator frame returns: the plain value, its metadata kept for the
+    consumer that awaits it; ABSENT if it carries metadata that no consumer awaits."""
+    inner, meta = split(value, tag)
+    if meta is ABSENT:
+        return inner
+    awaited = tag.store.returns.get(id(frame))
+    if awaited is None or awaited.consumer is not None and frame.f_back is not awaited.consumer:
+        return ABSENT
+    awaited.raw, awaited.meta = rawest(inner), meta
+    return inner
+
+
+def take_returned(tag: Tag, awaited: Awaited | None, value: Any) -> Any:
+    """`value`, what a `yield from` (or `await`) that awaited a generator's return
+    evaluates to, with the metadata it was returned with."""
+    if awaited is None:
+        return value
+    forget_awaited(tag, awaited)
+    if awaited.meta is ABSENT or awaited.raw is not rawest(value):
+        return value
+    return wrap(tag, value, awaited.meta)
+
+
+def note_stop(tag: Tag, awaited: Awaited | None, stop: StopIteration) -> None:
+    """`stop` ended the generator `awaited` waited for: its `value` and `args[0]`
+    (C holds the returned value in both) keep the metadata it was returned with."""
+    if awaited is None or awaited.meta is ABSENT or stop.value is not awaited.raw:
+        return
+    note_attribute(tag, stop, "value", awaited.meta)
+    note_argument(tag, stop, 0, awaited.raw, awaited.meta)

@@ -21,15 +21,15 @@ from typing import Any, Callable
 
 import attrs
 
-from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
+from contexts.layer import Layer, hide_frames_from, is_running, nativecalls, precompile
 from tagging import _channels as channels
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
-from tagging._leaving import (CLASS_BODY, FRAME_TEXT, class_body_reads, dropped,
-                              plain_defaults)
+from tagging._leaving import (CLASS_BODY, FRAME_TEXT, GENERATOR_RETURN, class_body_reads,
+                              dropped, plain_defaults)
 from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
 from tagging._store import ABSENT, Store
@@ -85,6 +85,9 @@ class Tag(Layer):
             self.store.sweep()
         if self.store.defaults:
             plain_defaults(self.store.defaults, functools.partial(heap.own, tag=self))
+        # a `yield from` that still delegates, or that raised, awaits no more: the
+        # frames it holds (and their values) are let go
+        self.store.returns.clear()
 
     def cells(self, runtime: Any) -> dict:
         return _cells(self, runtime)
@@ -219,10 +222,21 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             store.defaults.append(value)
         return value
 
-    def leaving(value, route):  # a route the metadata cannot follow (`_leaving`)
-        if type(value) is Tagged and value.tag is tag:
-            return runtime.ctx.fallback(dropped, value, route)
-        return value
+    def returning(value):  # what a generator returns, in its frame (`_channels`)
+        if type(value) is not Tagged or value.tag is not tag:
+            return value
+        inner = channels.note_returned(tag, sys._getframe(1), value)
+        if inner is not ABSENT:
+            return inner
+        if is_running(runtime.ctx):  # no consumer in the context awaits it (`_leaving`)
+            return runtime.ctx.fallback(dropped, value, GENERATOR_RETURN)
+        return value.value  # resumed after the run: plain, as what it yields
+
+    def awaiting(source):  # `yield from source` (or `await`), in the delegating frame
+        return channels.await_return(tag, source, sys._getframe(1))
+
+    def returned(awaited, value):  # what that `yield from` evaluates to
+        return channels.take_returned(tag, awaited, value)
 
     def yielded(value):  # called by a generator's own frame
         return channels.note_yielded(tag, sys._getframe(1), value)
@@ -233,8 +247,8 @@ def _cells(tag: Tag, runtime: Any) -> dict:
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "globals": globals, "plain": plain, "captured": captured,
             "classbody": classbody, "frametext": frametext, "default": default,
-            "leaving": leaving,
-            "yielded": yielded, "received": received,
+            "yielded": yielded, "received": received, "returning": returning,
+            "awaiting": awaiting, "returned": returned,
             "kwargs": functools.partial(primitives.splatted, runtime.ctx),
             "delegate": functools.partial(primitives.delegate, runtime.ctx),
             **heap_paths(runtime.ctx, runtime.dispatch,

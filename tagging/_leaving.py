@@ -9,15 +9,19 @@ gets it with its metadata), and is made plain when the run ends
 hold plain values.
 
 A generator's return value travels inside a `StopIteration` that C code raises
-and catches, consumers the context does not see among them. A class body made
-inside a run is code the engine leaves as written, which reads closure cells
-and globals natively. Text run by `eval` or `exec` given no namespace runs
-natively on the caller's frame, whose variables hold tagged values (and the
-store the metadata of its cells, globals and containers). Rather than drop
-its metadata silently, tagging hands such a value to the context as a foreign
-call of `dropped` (through its `fallback`): a context that may not lose
-metadata (`ad`) refuses it there; any other gets the plain value back, as from
-any C function.
+and catches, or straight to the `yield from` that delegated. A consumer in the
+context (`yield from`, `await`, `next`, `send`, `throw`) takes its metadata
+(`_channels`); C code that drives the generator itself (`gen.close()`, a `for`
+loop, `list(gen)`) would get the plain value, and C may hand it on. A class
+body made inside a run is code the engine leaves as written, which reads
+closure cells and globals natively. Text run by `eval` or `exec` given no
+namespace runs natively on the caller's frame, whose variables hold tagged
+values (and the store the metadata of its cells, globals and containers).
+Rather than drop its metadata silently, tagging hands such a value to the
+context as a foreign call of `dropped` (through its `fallback`): a context that
+may not lose metadata (`ad`) refuses it there; any other gets the plain value
+back, as from any C function. (A generator that returns after the run ended
+returns its value plain, as it yields.)
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ FRAME_TEXT = "a variable read by eval or exec given no namespace"
 
 # How to write each route so that the metadata is kept.
 WAYS_OUT = {
-    GENERATOR_RETURN: "yield the value, or return it from a function that is not a "
-                      "generator",
+    GENERATOR_RETURN: "yield the value, or take the return value where your code "
+                      "drives the generator: `result = yield from gen`, or the "
+                      "StopIteration that `next(gen)` or `gen.send(...)` raises",
     CLASS_BODY: "define the class outside the function and pass the value to it (a "
                 "class body runs natively)",
     FRAME_TEXT: "pass the text a namespace dict, eval(text, {'x': x}) or exec(text, "

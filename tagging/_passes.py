@@ -5,11 +5,11 @@ module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
 `gstore`), closure cells (`cload`/`cstore` keyed by the cell), container
 displays and comprehensions (built by primitives that keep the heap plain),
 f-string fields (untagged), defaults of nested functions (tagged while the
-run lasts) and what a generator returns (handed to the context when it
-carries metadata), see `_leaving`, and what a generator yields (plain, its
-metadata left in the store for a consumer in the context) or is sent (plain,
-the `yield` taking the metadata back from the store). Truth tests need no
-rewriting: a `Tagged` answers `bool` with its plain value. Where no hook needs
+run lasts, see `_leaving`), and what a generator yields or returns (plain, its
+metadata left in the store for a consumer in the context: a `yield from` or
+`await` takes back what the generator it delegated to returned) or is sent
+(plain, the `yield` taking the metadata back from the store), see `_channels`.
+Truth tests need no rewriting: a `Tagged` answers `bool` with its plain value. Where no hook needs
 to see them, attribute and item loads and stores call the context's fast paths
 (`_fast`) directly.
 """
@@ -24,7 +24,6 @@ import types
 from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
                             name, placed)
 from tagging import _markers as markers
-from tagging._leaving import GENERATOR_RETURN
 from tagging._patterns import capture_paths
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -365,7 +364,22 @@ class _Tagging(BodyTransformer):
         node = self.generic_visit(node)
         node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
                           node.value, native=self.level)
-        return node
+        return self.awaited(node)
+
+    def visit_Await(self, node: ast.Await) -> ast.expr:
+        node = self.generic_visit(node)
+        # (in a comprehension, the name held would bind in the enclosing function)
+        return node if self.shadowed else self.awaited(node)
+
+    def awaited(self, node: ast.YieldFrom | ast.Await) -> ast.expr:
+        """`yield from s` (`await s`) as `returned(awaiting(held := s), (yield from
+        held))`: what a generator `s` returns keeps its metadata (`_channels`)."""
+        self.chains += 1
+        held = hidden(self.level, f"delegated{self.chains}")
+        source = ast.copy_location(
+            ast.NamedExpr(target=name(held, node, store=True), value=node.value), node)
+        node.value = name(held, node)
+        return self.helper("returned", [self.helper("awaiting", [source], node), node], node)
 
     def visit_Expr(self, node: ast.Expr) -> ast.stmt:
         if isinstance(node.value, ast.Yield):  # what the `yield` evaluates to is dropped
@@ -380,14 +394,12 @@ class _Tagging(BodyTransformer):
         return node
 
     def visit_Return(self, node: ast.Return) -> ast.stmt:
+        """A generator returns its value plain, its metadata kept for the consumer
+        that awaits it (`_channels`)."""
         node = self.generic_visit(node)
         if self.generator and node.value is not None:
-            node.value = self.leaving(node.value, GENERATOR_RETURN)
+            node.value = self.helper("returning", [node.value], node.value)
         return node
-
-    def leaving(self, value: ast.expr, route: str) -> ast.expr:
-        """`value`, leaving by a route its metadata cannot follow (`_leaving`)."""
-        return self.helper("leaving", [value, constant(route, value)], value)
 
     # What leaves the frame untagged ------------------------------------------------
 

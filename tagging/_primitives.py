@@ -393,9 +393,7 @@ def reversed_(ctx, cls, sequence):
 
 
 def generator_next(ctx, generator):
-    generator = heap.own(generator, ctx.tag)
-    value = _GENERATOR.__next__(generator)
-    return channels.take_yielded(ctx.tag, generator, value)
+    return _resumed(ctx, _GENERATOR.__next__, heap.own(generator, ctx.tag))
 
 
 def generator_send(ctx, generator, value):
@@ -405,16 +403,29 @@ def generator_send(ctx, generator, value):
     generator = heap.own(generator, tag)
     inner, key = channels.note_sent(tag, generator, value)
     try:
-        value = _GENERATOR.send(generator, inner)
+        return _resumed(ctx, _GENERATOR.send, generator, inner)
     finally:
         channels.forget_sent(tag, key)
-    return channels.take_yielded(tag, generator, value)
 
 
 def generator_throw(ctx, generator, *args):
-    generator = heap.own(generator, ctx.tag)
-    value = _GENERATOR.throw(generator, *args)
-    return channels.take_yielded(ctx.tag, generator, value)
+    return _resumed(ctx, _GENERATOR.throw, heap.own(generator, ctx.tag), *args)
+
+
+def _resumed(ctx, step, generator, *args):
+    """`step(generator, *args)`, its `__next__`, `send` or `throw`: what the generator
+    yields, with its metadata; if it returns, the `StopIteration` keeps the
+    metadata of the value in its `value` and `args` (`_channels`)."""
+    tag = ctx.tag
+    awaited = channels.await_return(tag, generator)
+    try:
+        value = step(generator, *args)
+    except StopIteration as stop:
+        channels.note_stop(tag, awaited, stop)
+        raise
+    finally:
+        channels.forget_awaited(tag, awaited)
+    return channels.take_yielded(tag, generator, value)
 
 
 # The iterations below are plain Python, so that a context this one runs under

@@ -13,8 +13,9 @@ for ours. The store keeps the containers it knows alive (their ids stay
 theirs) and lives as long as the tag that owns it; when it has grown, it drops
 the containers nothing else holds any more (no code can read them again), so
 temporaries made in a loop do not pile up. What a generator frame last
-yielded is kept beside, without keeping the frame, and what is being sent to
-one, while the send runs.
+yielded is kept beside, without keeping the frame, what is being sent to
+one, while the send runs, and the generators whose return value a consumer
+awaits.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argumen
 
 
 class Store:
-    __slots__ = ("entries", "members", "yielded", "sent", "defaults", "limit", "added")
+    __slots__ = ("entries", "members", "yielded", "sent", "returns", "defaults", "limit",
+                 "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
@@ -39,6 +41,9 @@ class Store:
         # a frame that reuses the address from it.
         self.yielded: dict = {}
         self.sent: dict = {}  # id(generator frame) -> (raw value sent to it, meta)
+        # id(generator frame) -> the `_channels.Awaited` of the consumer awaiting
+        # its return value
+        self.returns: dict = {}
         self.defaults: list = []  # tagged defaults of functions made in the run
         self.limit = _FIRST_SWEEP  # slots added before the next sweep
         self.added = 0

@@ -225,8 +225,10 @@ def _subjects():
     for f, _ in test_ad_match.CAPTURES:
         yield "match", f.__name__, f, 2.0
     routes = test_ad_routes
-    for f in (routes.default_value, routes.keyword_default, routes.generator_return,
-              routes.class_body_reading_a_closure, routes.class_body_reading_a_global):
+    for f in (routes.default_value, routes.keyword_default,
+              *[returned for returned, *_ in routes.RETURNED], routes.closed,
+              routes.closed_while_delegated, routes.class_body_reading_a_closure,
+              routes.class_body_reading_a_global):
         yield "routes", f.__name__, f, 2.0
     stores = test_ad_stores
     for f, x in ((stores.into_array, 1.5), (stores.through_a_memoryview, 1.5),

@@ -453,9 +453,7 @@ EVERYDAY = [
          lambda x: 6),
     Case("dict subclass constructed with x, __missing__", S.dict_missing, 0.7, lambda x: 6),
     Case("yield from: the coroutine averager's return value", S.yield_from_averager, 0.7,
-         lambda x: (1 + 2 * Fraction(x)) / 3,
-         fails=refused("'a generator's return value carries a derivative that it would "
-                       "lose': `r = yield from g()` of a returned average")),
+         lambda x: (1 + 2 * Fraction(x)) / 3),
     Case("a dataclass defined inside the function", S.local_dataclass, 0.7, lambda x: 3),
     Case("functools.singledispatch", S.singledispatch_float, 0.7, lambda x: 3),
     Case("functools.cached_property", S.cached_property_area, 0.7, lambda x: 4 * Fraction(x)),

@@ -1,8 +1,13 @@
 """Every route into Python code is a route of the context, or its value is refused:
 default argument values (tagged while the derivative runs, plain after it),
-generator return values (refused), text run by `exec`/`eval`, and methods of
-frozen standard-library modules (`collections.abc`). Before, each of these gave a
-derivative of 0 with no error."""
+generator return values (kept for `yield from`, `await` and a `StopIteration`
+caught from `next`, `send` or `throw`; refused where C code takes them), text run
+by `exec`/`eval`, and methods of frozen standard-library modules
+(`collections.abc`). Before, each of these gave a derivative of 0 with no error,
+and then a refusal."""
+
+import types
+from fractions import Fraction
 
 import pytest
 
@@ -23,10 +28,10 @@ def keyword_default(x):
     return g()
 
 
-def generator_return(x):
+def delegated_return(x):
     def inner():
         yield 1
-        return x * 6
+        return x * x * 3
 
     def outer():
         result = yield from inner()
@@ -35,32 +40,200 @@ def generator_return(x):
     return list(outer())[1]
 
 
-def test_default_values_keep_their_derivatives():
-    assert D(default_value, 2.0) == 4.0 and D(keyword_default, 2.0) == 3.0
-    assert D(D(default_value), 2.0) == 2.0
+def stop_value(x):
+    """`StopIteration.value` and `args[0]` of a `next` that ended the generator."""
+    def g():
+        yield 1
+        return x * x * 3
+
+    gen = g()
+    next(gen)
+    try:
+        next(gen)
+    except StopIteration as stop:
+        return stop.value + stop.args[0]
 
 
-def test_a_default_made_in_a_derivative_is_plain_after_it():
-    """The function outlives the derivative: its defaults hold plain numbers then."""
-    made = []
+def send_ends(x):
+    """A coroutine that returns its total when sent None."""
+    def totals():
+        total = 0
+        while True:
+            term = yield
+            if term is None:
+                return total
+            total += term * term
 
+    gen = totals()
+    next(gen)
+    gen.send(x)
+    gen.send(3)
+    try:
+        gen.send(None)
+    except StopIteration as stop:
+        return stop.value
+
+
+def two_levels(x):
+    """Returned through two `yield from`, then caught from `next`."""
+    def innermost():
+        yield
+        return x ** 3
+
+    def middle():
+        cube = yield from innermost()
+        return cube * 2
+
+    def outer():
+        doubled = yield from middle()
+        return doubled + x
+
+    gen = outer()
+    next(gen)
+    try:
+        next(gen)
+    except StopIteration as stop:
+        return stop.value
+
+
+def resumed_while_delegated(x):
+    """A `yield from` awaits each generator while `next` resumes it directly: one
+    returns to the `yield from`, the other to a `next`."""
+    def inner():
+        yield 1
+        yield 2
+        return x * x * 3
+
+    def outer(gen):
+        result = yield from gen
+        yield result
+
+    first, second = inner(), inner()
+    through_first, through_second = outer(first), outer(second)
+    next(through_first)
+    next(through_second)
+    next(first)
+    returned = next(through_first)
+    next(second)
+    try:
+        next(second)
+    except StopIteration as stop:
+        return returned + stop.value
+
+
+@types.coroutine
+def _cubed(x):
+    yield
+    return x ** 3
+
+
+async def _awaits(x):
+    return (await _cubed(x)) * 2
+
+
+def awaited_return(x):
+    """A generator-based coroutine's return value, through `await`."""
+    coroutine = _awaits(x)
+    coroutine.send(None)
+    try:
+        coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value
+
+
+# (f, its first derivative, its second derivative)
+RETURNED = [(delegated_return, lambda x: 6 * x, lambda x: 6),
+            (stop_value, lambda x: 12 * x, lambda x: 12),
+            (send_ends, lambda x: 2 * x, lambda x: 2),
+            (two_levels, lambda x: 6 * x * x + 1, lambda x: 12 * x),
+            (resumed_while_delegated, lambda x: 12 * x, lambda x: 12),
+            (awaited_return, lambda x: 6 * x * x, lambda x: 12 * x)]
+
+
+@pytest.mark.parametrize("x", [2.0, Fraction(2, 3)], ids=["float", "Fraction"])
+@pytest.mark.parametrize("f, first, second", RETURNED, ids=[f.__name__ for f, *_ in RETURNED])
+def test_a_generator_return_value_keeps_its_derivative(f, first, second, x):
+    assert D(f, x) == first(x) and type(D(f, x)) is type(x)
+    assert D(D(f), x) == second(x)
+
+
+def test_a_generator_return_value_keeps_both_nested_derivatives():
+    """Each level's tangent of what the generator returns: d/dx d/dy of x**3 * y**2."""
     def f(x):
-        def g(y, k=x, *, m=x):
-            return y * k * m
-        made.append(g)
-        return g(1.0)
+        def g(y):
+            def inner():
+                yield
+                return x ** 3 * y ** 2
 
-    assert D(f, 3.0) == 6.0
-    g = made[0]
-    assert type(g.__defaults__[0]) is float and type(g.__kwdefaults__["m"]) is float
-    assert g(2.0) == 18.0 and D(g, 1.0) == 9.0
+            def outer():
+                result = yield from inner()
+                yield result
+
+            return list(outer())[1]
+        return D(g, 2.0)
+
+    assert D(f, 3.0) == 3 * 9.0 * 2 * 2.0
 
 
-def test_a_generator_return_value_carrying_a_derivative_is_refused():
+def _closing():
+    try:
+        yield 1
+    except GeneratorExit:
+        return _closing.scale * 6
+
+
+def closed(x):
+    _closing.scale = x
+    gen = _closing()
+    next(gen)
+    return gen.close()
+
+
+def closed_while_delegated(x):
+    """A `yield from` awaits the generator, but C code ends it: the value goes there."""
+    def outer(gen):
+        result = yield from gen
+        yield result
+
+    _closing.scale = x
+    gen = _closing()
+    delegating = outer(gen)
+    next(delegating)
+    return gen.close()
+
+
+@pytest.mark.parametrize("f", [closed, closed_while_delegated])
+def test_a_return_value_read_by_c_code_is_refused(f):
+    """`gen.close()` is C: from Python 3.13 it hands back what the generator returns,
+    plain, and nothing of the context sees it return."""
     with pytest.raises(NonDifferentiableError, match="a generator's return value") as raised:
-        D(generator_return, 2.0)
+        D(f, 2.0)
     assert "test_ad_routes.py" in str(raised.value)  # the user's line
     assert "yield the value" in str(raised.value)
+
+
+def test_a_generator_resumed_after_its_derivative_returns_a_plain_value():
+    """Made in `D`, resumed outside it: the value is plain, as what it yields is."""
+    kept = []
+
+    def f(x):
+        def inner():
+            yield x * 2
+            return x * 3
+
+        def outer():
+            result = yield from inner()
+            return result * 2
+
+        kept.extend([inner(), outer()])
+        return next(kept[0]) + next(kept[1])
+
+    assert D(f, 2.0) == 4.0
+    for gen, value in zip(kept, [6.0, 12.0]):
+        with pytest.raises(StopIteration) as stop:
+            next(gen)
+        assert type(stop.value.value) is float and stop.value.value == value
+        assert stop.value.args == (value,) and type(stop.value.args[0]) is float
 
 
 def test_the_ways_out_keep_the_derivative():

@@ -1344,6 +1344,37 @@ def test_a_generator_sent_a_value_outside_the_run_sees_it_plain():
     assert leaked_tagged() == []
 
 
+def returns_it(x):
+    yield None
+    return x
+
+
+def returned_by_delegation(x):
+    def outer():
+        returned = yield from returns_it(x)
+        yield returned
+
+    values = outer()
+    next(values)
+    delegated = next(values)
+    ended = returns_it(x)
+    next(ended)
+    try:
+        next(ended)
+    except StopIteration as stop:
+        return delegated, stop.value, stop.args[0]
+
+
+def test_a_generator_return_value_keeps_its_metadata():
+    """Through `yield from`, and in the `StopIteration` that `next` raises; the
+    store awaits no generator after the run."""
+    ctx, answer = tagged_run(returned_by_delegation, (1.5, "m"))
+    for index in range(3):
+        assert_carries(read(ctx, answer, index), ctx, 1.5, "m")
+    assert ctx.tag.store.returns == {}
+    assert leaked_tagged() == []
+
+
 def echo():
     received = yield None
     yield received, received
