@@ -61,7 +61,7 @@ CARRIERS = {
     "OrderedDict": ["o = collections.OrderedDict(a=v, b=1)", "o.move_to_end('a')",
                     "v = o.popitem()[1]"],
     "defaultdict": ["dd = collections.defaultdict(int)", "dd['k'] += v", "v = dd['k']"],
-    "heapq": ["h = [5]", "heapq.heappush(h, v - 9)", "v = heapq.heappop(h) + 9"],
+    "heapq": ["h = [10 ** 9]", "heapq.heappush(h, v - 9)", "v = heapq.heappop(h) + 9"],
     "list subclass": ["s = Stack([1, v])", "v = list(reversed(s))[0]"],
     "bound method": ["xs = []", "push = xs.append", "push(v)", "v = xs[0]"],
     "__getattr__": ["v = Lazy(w=v).w"],
