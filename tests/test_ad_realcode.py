@@ -371,9 +371,6 @@ PEERS = [
 ]
 
 
-_LAZY = ("networkx's argmap decorators build their wrapper with compile/exec: its source "
-         "is not found (the function's globals lead linecache to decorators.py)")
-
 PACKAGES = [
     Case("pint meter -> cm", P.pint_to_cm, 0.7, lambda x: 100, needs="pint"),
     Case("pint km/h -> m/s", P.pint_speed, 0.7, lambda x: Fraction(5, 36), needs="pint"),
@@ -384,13 +381,13 @@ PACKAGES = [
     Case("pint Quantity(x, 'm') / s * kg -> N*s", P.pint_quantity_math, 0.7,
          lambda x: 2 * Fraction(x) / 3, needs="pint"),
     Case("networkx dijkstra_path_length", P.nx_dijkstra_length, 0.7,
-         lambda x: 3 + 2 * Fraction(x), needs="networkx", fails=refused(_LAZY)),
+         lambda x: 3 + 2 * Fraction(x), needs="networkx"),
     Case("networkx bellman_ford_path_length", P.nx_bellman_ford_length, 0.7,
-         lambda x: 3 + 2 * Fraction(x), needs="networkx", fails=refused(_LAZY)),
+         lambda x: 3 + 2 * Fraction(x), needs="networkx"),
     Case("networkx minimum_spanning_tree weight", P.nx_mst_weight, 0.7,
-         lambda x: 3 + 2 * Fraction(x), needs="networkx", fails=refused(_LAZY)),
+         lambda x: 3 + 2 * Fraction(x), needs="networkx"),
     Case("networkx all_pairs_dijkstra_path_length", P.nx_all_pairs, 0.7,
-         lambda x: 5 + 2 * Fraction(x), needs="networkx", fails=refused(_LAZY)),
+         lambda x: 5 + 2 * Fraction(x), needs="networkx"),
     Case("more_itertools.dotproduct", P.mit_dotproduct, 0.7, lambda x: 5 + 2 * Fraction(x),
          needs="more_itertools"),
     Case("more_itertools.polynomial_eval", P.mit_polynomial_eval, 0.7,
