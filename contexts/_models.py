@@ -826,6 +826,7 @@ _MODELS: dict = {
     list: (list_, True), tuple: (tuple_, True), set: (set_, True),
     frozenset: (set_, True), dict: (dict_, True), dict.update: (dict_update, False),
     list.extend: (list_extend, False), str.join: (str_join, False),
+    type.__call__: (construct, False),  # `super().__call__(...)` in a metaclass's `__call__`
     itertools.accumulate: (accumulate_, True), itertools.starmap: (starmap_, True),
     itertools.takewhile: (takewhile_, True), itertools.dropwhile: (dropwhile_, True),
     itertools.filterfalse: (filterfalse_, True), itertools.groupby: (groupby_, True),
@@ -864,8 +865,11 @@ def model_for(key: Any, mode: Any) -> tuple | None:
         model, receives_callee = found
         return model, (key,) if receives_callee else ()
     if isinstance(key, type):
-        if type(key).__call__ is type.__call__ and key.__flags__ & support.HEAP_TYPE:
+        call = type(key).__call__
+        if call is type.__call__ and key.__flags__ & support.HEAP_TYPE:
             return construct, (key,)
+        if support.is_python(call):  # a metaclass's `__call__`, given the class first
+            return call, (key,)
         return None
     if type(key) is types.FunctionType and key.__code__.co_filename == "<string>":
         return _generated_model(key)

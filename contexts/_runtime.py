@@ -185,7 +185,7 @@ class Runtime:
         if transformed is None:
             return None
         general = functools.partial(transformed, *leading) if leading else transformed
-        if function is _models.construct and not self.mode.hooked:
+        if function is _models.construct and isinstance(key, type) and not self.mode.hooked:
             return _constructor(key, general, self.dispatch)
         return general
 

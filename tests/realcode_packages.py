@@ -10,34 +10,42 @@ import math
 import operator
 
 
-@functools.cache
-def _ureg():
-    import pint
+def _registry():
+    """pint's unit registry, built once when this module is imported, as a program
+    keeps one. Built inside `f` (or by a `functools.cache`d function, whose body runs
+    again in each derivative), its construction runs in the context: seconds."""
+    try:
+        import pint
+    except ImportError:  # the pint cases are skipped
+        return None
     return pint.UnitRegistry()
 
 
+_UREG = _registry()
+
+
 def pint_to_cm(x):
-    ureg = _ureg()
+    ureg = _UREG
     return (x * ureg.meter).to(ureg.cm).magnitude
 
 
 def pint_speed(x):
-    ureg = _ureg()
+    ureg = _UREG
     return ((x * ureg.km) / (2.0 * ureg.hour)).to("m/s").magnitude
 
 
 def pint_area(x):
-    ureg = _ureg()
+    ureg = _UREG
     return ((x * ureg.meter) ** 2).to(ureg.cm ** 2).magnitude
 
 
 def pint_offset_temperature(x):
-    ureg = _ureg()
+    ureg = _UREG
     return ureg.Quantity(x, ureg.degC).to(ureg.degF).magnitude
 
 
 def pint_quantity_math(x):
-    ureg = _ureg()
+    ureg = _UREG
     q = ureg.Quantity(x, "m") * ureg.Quantity(3.0, "s") ** -1
     return (q * ureg.Quantity(x, "kg")).to("N*s").magnitude
 

@@ -7,8 +7,13 @@ An exception keeps its arguments in the tuple `error.args` (C code); tagging tre
 building one as a store into that tuple's slots, so `error.args[0]` read back inside
 the derivative keeps its derivative, at every nesting depth, through `raise ... from`,
 exception groups, copies and `error.args = ...`. An exception that leaves `D` holds
-plain values."""
+plain values.
 
+Calling a class whose metaclass defines `__call__` in Python calls that `__call__`
+with the class first, in the context; `super().__call__(...)` inside it constructs as
+`type.__call__` does. A metaclass without one (`abc.ABCMeta`) constructs as `type`."""
+
+import abc
 import copy
 import pickle
 from fractions import Fraction
@@ -37,11 +42,81 @@ def boxed(x):
     return box.scaled + box.v  # 4 x**2
 
 
-@pytest.mark.xfail(strict=True, raises=NonDifferentiableError,
-                   reason="refused: the metaclass's Python __call__ is not run in the "
-                          "context (the refusal says Box 'runs in C')")
 def test_a_metaclass_call_computing_with_the_value():
     assert D(boxed, 0.7) == pytest.approx(8 * 0.7, rel=1e-15)
+    assert D(lambda x: D(boxed, x), 0.7) == pytest.approx(8, rel=1e-15)
+
+
+class Registry(type):
+    """A metaclass keeping one instance per key: a later call gets the first one."""
+
+    def __call__(cls, key, v):
+        if key not in cls.instances:
+            cls.instances[key] = super().__call__(v)
+        return cls.instances[key]
+
+
+class Single(metaclass=Registry):
+    instances: dict = {}
+
+    def __init__(self, v):
+        self.v = v
+
+
+def registered(x):
+    Single.instances.clear()
+    first = Single("a", x * x)
+    again = Single("a", 5.0)  # the first instance, v = x**2
+    return first.v + again.v * x  # x**2 + x**3
+
+
+def test_a_metaclass_call_caching_instances():
+    assert D(registered, 0.7) == pytest.approx(2 * 0.7 + 3 * 0.7 ** 2, rel=1e-15)
+    assert D(lambda x: D(registered, x), 0.7) == pytest.approx(2 + 6 * 0.7, rel=1e-15)
+
+
+class Factory(type):
+    """A metaclass whose `__call__` returns a number, no instance of the class."""
+
+    def __call__(cls, v):
+        return v * cls.scale
+
+
+class Doubled(metaclass=Factory):
+    scale = 2.0
+
+
+def doubled(x):
+    return Doubled(x * x) + x  # 2 x**2 + x
+
+
+def test_a_metaclass_call_returning_something_other_than_an_instance():
+    assert D(doubled, 0.7) == pytest.approx(4 * 0.7 + 1, rel=1e-15)
+    assert D(lambda x: D(doubled, x), 0.7) == pytest.approx(4, rel=1e-15)
+
+
+class Shape(abc.ABC):
+    @abc.abstractmethod
+    def area(self): ...
+
+
+class Square(Shape):
+    def __init__(self, side):
+        self.side = side
+
+    def area(self):
+        return self.side ** 2
+
+
+def cubed(x):
+    return Square(x).area() * x  # x**3
+
+
+def test_an_abcmeta_class_constructs_as_type_does():
+    assert D(cubed, 0.7) == pytest.approx(3 * 0.7 ** 2, rel=1e-15)
+    assert D(lambda x: D(cubed, x), 0.7) == pytest.approx(6 * 0.7, rel=1e-15)
+    with pytest.raises(TypeError, match="abstract"):
+        D(lambda x: Shape().area() * x, 0.7)
 
 
 class Kept(Exception):
@@ -97,6 +172,9 @@ def test_the_plain_functions_are_what_the_derivatives_are_of():
     for f, coefficient in ((boxed, 4), (caught_attribute, 2), (caught_passed, 2),
                            (caught_args, 2)):
         assert f(0.7) == pytest.approx(coefficient * 0.7 ** 2, rel=1e-15)
+    assert registered(0.7) == pytest.approx(0.7 ** 2 + 0.7 ** 3, rel=1e-15)
+    assert doubled(0.7) == pytest.approx(2 * 0.7 ** 2 + 0.7, rel=1e-15)
+    assert cubed(0.7) == pytest.approx(0.7 ** 3, rel=1e-15)
 
 
 class Measured(Exception):

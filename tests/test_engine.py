@@ -189,6 +189,31 @@ def test_new_returning_another_type_skips_init():
     assert t.args_of(helper) == [(1,)]
 
 
+class Counting(type):
+    """A metaclass whose Python `__call__` wraps construction."""
+
+    made = 0
+
+    def __call__(cls, *args):
+        Counting.made += 1
+        return helper(super().__call__(*args).size)
+
+
+class Counted(metaclass=Counting):
+    def __init__(self, size):
+        self.size = size
+
+
+def test_a_metaclass_call_runs_in_the_context():
+    """`Counted(5)` is `Counting.__call__(Counted, 5)`: its calls, and the `__init__`
+    its `super().__call__` runs, are seen."""
+    t, before = Trace(), Counting.made
+    assert overdub(t, lambda: Counted(5)) == 105
+    assert Counting.made == before + 1
+    assert t.args_of(Counted.__init__)[0][1:] == (5,)
+    assert t.args_of(helper) == [(5,)]
+
+
 def logged(fn):
     @functools.wraps(fn)
     def wrapper(*args):

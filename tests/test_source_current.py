@@ -5,6 +5,7 @@ import inside `try`/`if`, a lambda whose default is a lambda on the same line); 
 edited after import must still fail it, so the edited text never runs."""
 
 import importlib.util
+import json
 import linecache
 import math
 
@@ -67,3 +68,65 @@ def test_a_file_edited_after_import_is_still_refused(tmp_path):
     linecache.checkcache(str(path))
     with pytest.raises(NonDifferentiableError, match="no longer matches"):
         D(module.under_try, 0.7)
+
+
+# Code compiled from a string: its text is read from linecache, or from the function
+# that keeps it (networkx's argmap wrappers keep theirs as `_code`), and checked like a
+# file's; a string module's loader knows nothing of (its globals are a module's) is
+# never read from the module's file.
+
+GENERATED = "def generated(x):\n    assert x > 0\n    return x * math.sin(x)\n"
+GENERATED_DERIVATIVE = math.sin(0.7) + 0.7 * math.cos(0.7)
+
+
+def made(name: str, namespace: dict, text: str = GENERATED, registered: bool = True):
+    if registered:
+        linecache.cache[name] = (len(text), None, text.splitlines(keepends=True), name)
+    exec(compile(text, name, "exec"), namespace)
+    return namespace["generated"]
+
+
+def test_a_function_compiled_from_text_registered_with_linecache():
+    f = made("<generated-1>", {"math": math})
+    assert D(f, 0.7) == pytest.approx(GENERATED_DERIVATIVE, rel=1e-15)
+    assert D(lambda x: D(f, x), 0.7) == pytest.approx(
+        2 * math.cos(0.7) - 0.7 * math.sin(0.7), rel=1e-15)
+
+
+def test_registered_text_in_a_test_modules_globals_is_not_taken_for_the_module():
+    """pytest rewrote this module's asserts, not the generated text's."""
+    f = made("<generated-2>", dict(globals()))
+    assert D(f, 0.7) == pytest.approx(GENERATED_DERIVATIVE, rel=1e-15)
+
+
+def test_a_function_compiled_from_text_nothing_kept_is_refused():
+    f = made("<generated-3>", {"math": math}, registered=False)
+    with pytest.raises(NonDifferentiableError,
+                       match=r"'<generated-3>' cannot be read: no file .* linecache"):
+        D(f, 0.7)
+
+
+def test_a_string_compiled_with_a_modules_globals_is_not_read_from_its_file():
+    """What networkx's argmap does: a name that is no file, the globals of a module
+    (whose loader would give linecache the module's text)."""
+    f = made("<class 'argmap'> compilation 1", dict(vars(json), math=math),
+             registered=False)
+    with pytest.raises(NonDifferentiableError, match="cannot be read") as refused:
+        D(f, 0.7)
+    assert "edited since import" not in str(refused.value)
+
+
+def test_a_function_keeping_the_text_it_was_compiled_from():
+    f = made("<class 'argmap'> compilation 2", dict(vars(json), math=math),
+             registered=False)
+    f._code = GENERATED
+    assert D(f, 0.7) == pytest.approx(GENERATED_DERIVATIVE, rel=1e-15)
+    assert D(lambda x: D(f, x), 0.7) == pytest.approx(
+        2 * math.cos(0.7) - 0.7 * math.sin(0.7), rel=1e-15)
+
+
+def test_kept_text_that_is_not_what_the_function_was_compiled_from_is_refused():
+    f = made("<class 'argmap'> compilation 3", {"math": math}, registered=False)
+    f._code = GENERATED.replace("x * math.sin(x)", "x * math.sin(x) * 2")
+    with pytest.raises(NonDifferentiableError, match="no longer matches"):
+        D(f, 0.7)
