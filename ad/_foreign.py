@@ -37,6 +37,7 @@ from __future__ import annotations
 import json.encoder
 import operator
 import types
+import weakref
 from collections import deque
 from typing import Any, Callable
 
@@ -53,9 +54,11 @@ _TEXT_OR_TRUTH_FUNCTIONS = frozenset({hasattr})
 _TEXT_MAKERS = tuple(kind for kind in (json.encoder.c_make_encoder,) if kind is not None)
 
 # Calls that keep what they are given by reference: a `super` proxy of an object, a
-# read-only proxy of a mapping, an exception group of exceptions.
+# read-only proxy of a mapping, an exception group of exceptions, a weak reference
+# (calling it gives the very object back, whose slots keep their derivatives).
 _KEEPING_AS_IT_IS = frozenset({super, types.MappingProxyType, BaseExceptionGroup,
-                               BaseExceptionGroup.__new__, BaseExceptionGroup.__init__})
+                               BaseExceptionGroup.__new__, BaseExceptionGroup.__init__,
+                               weakref.ref})
 
 # In-place operators that, on text, make new text (`s %= x`, `s *= n`).
 _TEXT_OPERATORS = frozenset({operator.imod, operator.imul})

@@ -153,9 +153,8 @@ def weak_key_dictionary(x):
 
 
 def weak_reference(x):
-    """`weakref.ref` of an object holding a derivative: refused at depth one (C keeps
-    its argument); nested, the enclosing derivative never sees the call, which the
-    `weakref.ref` model makes natively, as the inner derivative's own foreign call."""
+    """`weakref.ref` of an object holding a derivative: the reference gives the very
+    object back, whose slots keep their derivatives, at depth one and nested."""
     held = Key()
     held.v = x
     return weakref.ref(held)().v * 2
@@ -167,9 +166,6 @@ FOUND = [deletes_by_a_bound_slot, deletes_by_a_held_bound_slot, weak_key_diction
          test_ad_everyday.fraction_to_a_user_power, test_ad_everyday.user_base_to_a_fraction,
          *(f for f, _ in test_ad_mappings.VIEW_SETS + test_ad_mappings.PROXIES)]
 
-# Known failures of the laws: subject -> why
-XFAILS = {weak_reference: "refused only at depth one: a model's own foreign call "
-                          "(support.foreign) is not seen by an enclosing derivative"}
 
 
 def test_a_c_method_bound_to_a_container_holding_a_derivative_is_refused():
@@ -249,9 +245,8 @@ def _named(source, name, f):
     return f"{source}-{f.__name__ if f.__name__ != '<lambda>' and source != 'stdlib' else name}"
 
 
-SUBJECTS = [pytest.param(f, x, id=f"{_named(source, name, f)}-{x!r}", marks=[
-    pytest.mark.xfail(strict=True, reason=XFAILS[f])] if f in XFAILS else [])
-    for source, name, f, x in _subjects()]
+SUBJECTS = [pytest.param(f, x, id=f"{_named(source, name, f)}-{x!r}")
+            for source, name, f, x in _subjects()]
 
 
 @laws

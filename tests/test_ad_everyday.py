@@ -15,6 +15,7 @@ import decimal
 import enum
 import math
 import operator
+import weakref
 from collections import deque
 from fractions import Fraction
 
@@ -533,3 +534,21 @@ def test_user_methods_under_nested_derivatives():
 
 def test_keyword_arguments_carrying_a_derivative():
     assert D(lambda x: complex(real=x, imag=x * x), 2.0) == complex(1, 4)
+
+
+class _Held:
+    def __init__(self, v):
+        self.v = v
+
+
+def _through_a_weak_reference(x):
+    held = _Held(x * 2)
+    reference = weakref.ref(held, lambda ref: None)
+    again = reference()
+    again.v = again.v * x  # the very object: 2 x**2
+    return held.v
+
+
+def test_a_weak_reference_gives_back_the_object_with_its_derivatives():
+    assert D(_through_a_weak_reference, 1.5) == 4 * 1.5
+    assert D(D(_through_a_weak_reference), 1.5) == 4.0
