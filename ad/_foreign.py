@@ -13,7 +13,8 @@ to and the kinds of its arguments:
 * calls that keep what they are given as it is, by reference, so its slots keep
   their derivatives: `super(cls, obj)`'s proxy, a `MappingProxyType` of a mapping
   (tagging reads it as the mapping), an exception group's constructor (the
-  exceptions, and a message, text). Exceptions that keep their arguments in
+  exceptions, and a message, text), a weak reference (calling it gives the
+  object back). Exceptions that keep their arguments in
   `args` alone are built by tagging, which follows them there; the others, such
   as `StopIteration`, copy an argument into a C field of their own, and are
   refused (`builds_an_exception`);
