@@ -334,9 +334,7 @@ FRACTION_POWERS = [  # (f, the same arithmetic written out)
 @pytest.mark.parametrize("f, plain", FRACTION_POWERS)
 @pytest.mark.parametrize("point", [2, 2.0])
 def test_fractions_own_operators_call_the_users_methods_in_the_context(f, plain, point):
-    assert f(point) == plain(point)
-    assert D(f, point) == D(plain, point)
-    assert d2(f, point) == d2(plain, point)
+    assert_as_plain_arithmetic(f, plain, point)
 
 
 def test_a_fraction_to_a_power_that_no_method_answers_raises_pythons_error():
@@ -507,6 +505,12 @@ DUNDER_CASES = [  # (f, what the method computes)
 @pytest.mark.parametrize("f, plain", DUNDER_CASES)
 @pytest.mark.parametrize("point", [3, 3.0])
 def test_builtins_run_the_users_method(f, plain, point):
+    assert_as_plain_arithmetic(f, plain, point)
+
+
+def assert_as_plain_arithmetic(f, plain, point):
+    """`f` (through a user's methods) gives what `plain` (the same arithmetic written
+    out) gives: its value, and its first and second derivatives."""
     assert f(point) == plain(point)
     assert D(f, point) == D(plain, point)
     assert d2(f, point) == d2(plain, point)
