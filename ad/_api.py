@@ -43,7 +43,10 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
 
 
 def _D_inside(run_in: Callable) -> Callable:
-    """`D` as a derivative enclosing it runs it (see `_inside`)."""
+    """`D` as a derivative enclosing it runs it: the checks and the tagging of the
+    point natively, the run of `f` by `run_in` (`overdub` as the enclosing context
+    runs it). Run transformed by it instead, each inner derivative's bookkeeping
+    would cost it hundreds of operations."""
     def D_inside(f: Callable, x: Any = _MISSING) -> Any:
         check_callable(f, "D")
         if x is _MISSING:
@@ -87,8 +90,9 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
 
 
 def _jvp_inside(run_in: Callable, items: Callable) -> Callable:
-    """`jvp` as a derivative enclosing it runs it (see `_inside`): the primals and
-    tangents are read through it, as they may carry its tangents in their slots."""
+    """`jvp` as a derivative enclosing it runs it, as `_D_inside` runs `D`; the
+    primals and tangents are read through it (`items`), as they may carry its
+    tangents in their slots."""
     def jvp_inside(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         check_callable(f, "jvp")
         primals, tangents = items(primals), items(tangents)
@@ -111,27 +115,19 @@ def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable) 
     in a context taken with a fresh tag, the primals tagged with their tangents."""
     ctx = take(f)
     try:
-        try:
-            result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
-        except Exception:
-            # refused inside `f`, caught there, and `f` failed after it (pint turns a
-            # TypeError into NotImplemented, then `*` fails): the refusal says why
-            if ctx.refused is None:
-                raise
-            raise ctx.refused
+        result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+    except Exception:
+        # refused inside `f`, caught there, and `f` failed after it (pint turns a
+        # TypeError into NotImplemented, then `*` fails): the refusal says why
+        if ctx.refused is None:
+            raise
+        raise ctx.refused
+    else:
         if ctx.refused is not None:  # refused inside `f`, and caught there
             raise ctx.refused
         return untag(result, ctx), _tangents(result, ctx, f, run_in)
     finally:
         give_back(ctx)
-
-
-def _inside(dispatch: Callable) -> tuple:
-    """How a derivative enclosing them runs `D` and `jvp` (`dispatch` is its
-    resolution): their checks and the tagging of the point natively, the run of
-    `f` by it (`overdub` as it runs it). Run transformed by it instead, each
-    inner derivative's bookkeeping would cost it hundreds of operations."""
-    return dispatch(overdub), _items_through(dispatch)
 
 
 def _items_through(dispatch: Callable) -> Callable:
@@ -260,5 +256,5 @@ def _check_points(xs: Any, caller: str, f: Callable) -> int:
     return len(xs)
 
 
-enclosed(D, lambda dispatch: _D_inside(_inside(dispatch)[0]))
-enclosed(jvp, lambda dispatch: _jvp_inside(*_inside(dispatch)))
+enclosed(D, lambda dispatch: _D_inside(dispatch(overdub)))
+enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dispatch)))
