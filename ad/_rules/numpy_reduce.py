@@ -38,7 +38,7 @@ Ruled:
 * An integer or boolean dtype= makes the answer a step function of the data: tangent 0.
 
 Refused (no line: the engine refuses them with `NonDifferentiableError`):
-    partition, argpartition's values (not yet: sort does the same), percentile,
+    partition (not yet: sort does the same), percentile,
     quantile, nanmedian, nanpercentile, nanquantile, nanmean, nanvar, nanstd,
     nanprod, nancumsum, nancumprod (not yet), histogram, bincount (counts of
     bins: piecewise constant in the data, but their weights= would need a rule)
