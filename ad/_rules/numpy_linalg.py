@@ -6,8 +6,8 @@ tangents of A and b, z the answer.
 
 Ruled:
     inner, outer, tensordot, kron, einsum, cross, vdot, trace,
-    linalg.outer, linalg.cross, linalg.tensordot, linalg.trace, linalg.vecdot,
-    linalg.multi_dot, linalg.inv, linalg.solve, linalg.det, linalg.slogdet,
+    linalg.outer, linalg.cross, linalg.tensordot, linalg.trace, linalg.vecdot
+    (numpy 2), linalg.multi_dot, linalg.inv, linalg.solve, linalg.det, linalg.slogdet,
     linalg.cholesky, linalg.eigh, linalg.eigvalsh, linalg.norm, linalg.matrix_power
 
 * The products are multilinear: each operand's tangent is the product with that
@@ -41,11 +41,11 @@ Ruled:
 Refused (no line: the engine refuses them with `NonDifferentiableError`):
     linalg.eig, linalg.eigvals (nonsymmetric eigenproblems: complex, and their
     eigenvectors have no normalisation to differentiate), linalg.svd,
-    linalg.svdvals, linalg.pinv, linalg.lstsq, linalg.matrix_rank, linalg.cond
+    linalg.svdvals (numpy 2), linalg.pinv, linalg.lstsq, linalg.matrix_rank, linalg.cond
     (singular values, not differentiable where two coincide; not yet for distinct
     ones), linalg.qr (not yet), linalg.tensorinv, linalg.tensorsolve,
-    linalg.vector_norm, linalg.matrix_norm (not yet: use linalg.inv, linalg.solve,
-    linalg.norm)
+    linalg.vector_norm, linalg.matrix_norm (numpy 2; not yet: use linalg.inv,
+    linalg.solve, linalg.norm)
 """
 
 from __future__ import annotations
@@ -70,10 +70,6 @@ _MAX_OPERANDS = 130  # einsum's operands and sublists (interleaved form), at mos
 def _multilinear(f, arguments):
     """`f` is linear in each of its first `arguments` arguments."""
     defjvp(f, *(linear_in(f, i) for i in range(arguments)))
-
-
-def _transposed(x):
-    return np.conj(np.swapaxes(x, -1, -2))
 
 
 # ---------------------------------------------------------------------------
@@ -158,7 +154,7 @@ def _logabsdet(a):
 def _sign_tangent(g, ans, a):
     if not is_complex(a):
         return np.zeros(())
-    turn = np.imag(np.trace(np.linalg.solve(a, g), axis1=-2, axis2=-1))
+    turn = np.real(np.trace(np.linalg.solve(a, g), axis1=-2, axis2=-1) * -1j)  # Im tr(YG)
     return ans * (1j * turn)
 
 
@@ -301,10 +297,12 @@ def _multi_dot(arrays, *, out=None):
 
 for _product, _arguments in ((np.inner, 2), (np.outer, 2), (np.tensordot, 2), (np.kron, 2),
                              (np.cross, 2), (np.vdot, 2), (np.trace, 1),
-                             (np.linalg.outer, 2), (np.linalg.cross, 2),
-                             (np.linalg.tensordot, 2), (np.linalg.trace, 1),
-                             (np.linalg.vecdot, 2), (np.einsum, _MAX_OPERANDS)):
+                             (np.einsum, _MAX_OPERANDS)):
     _multilinear(_product, _arguments)
+for _name, _arguments in (("outer", 2), ("cross", 2), ("tensordot", 2), ("trace", 1),
+                          ("vecdot", 2)):
+    if hasattr(np.linalg, _name):  # numpy 2's array-API names
+        _multilinear(getattr(np.linalg, _name), _arguments)
 
 defjvp(np.linalg.inv, lambda g, ans, a: np.negative(ans @ g @ ans))
 defjvp(np.linalg.solve, _solve_a, lambda g, ans, a, b: np.linalg.solve(a, g))

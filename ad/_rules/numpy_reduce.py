@@ -188,10 +188,11 @@ def _variance_tangent(g, a, axis, ddof, where, mean, correction):
     """var's tangent, kept dims."""
     axes = reduced_axes(len(shape(a)), axis)
     ddof = ddof if correction is None else correction
-    center = np.mean(a, axis=axes, keepdims=True, where=where) if mean is None else mean
+    sizes = _sizes(where, shape(a), axes)
+    center = np.sum(a, axis=axes, keepdims=True, where=where) / sizes if mean is None else mean
     spread = np.real(np.conj(a - center) * g) if is_complex(a) else (a - center) * g
     total = np.sum(spread, axis=axes, keepdims=True, where=where)
-    return 2 * total / (_sizes(where, shape(a), axes) - ddof)
+    return 2 * total / (sizes - ddof)
 
 
 def _var(g, ans, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
