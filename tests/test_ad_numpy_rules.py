@@ -432,10 +432,11 @@ def test_norm_of_complex_vectors_and_at_zero():
     assert jvp(np.linalg.norm, [np.array([2.0, -2, 1])], [np.array([1.0, 3, 0])],
                ord=np.inf) == -1.0
     assert jvp(np.linalg.norm, [np.array([2.0, 0, 1])], [np.ones(3)], ord=0) == 0
-    for x_, kw in ((np.eye(2), {"ord": 2}), (np.eye(2), {"ord": "nuc"}),
-                   (np.ones(2), {"ord": 3})):
-        with refused("has no rule"):
-            jvp(np.linalg.norm, [x_], [np.ones_like(x_)], **kw)
+    for kw in ({"ord": 2}, {"ord": -2}, {"ord": "nuc"}):
+        with refused("singular values"):
+            jvp(np.linalg.norm, [np.eye(2)], [np.eye(2)], **kw)
+    with refused("has no rule"):
+        jvp(np.linalg.norm, [np.ones(2)], [np.ones(2)], ord=3)
     with refused("complex"):
         jvp(np.linalg.norm, [x], [g], ord=1)
 
@@ -498,6 +499,30 @@ def test_second_order(f, reference):
     step = 1e-30
     moved = a + 1j * step * h
     got = np.imag(rule(g, f(*args(moved)), *args(moved))) / step
+    assert_close(got, _mixed(reference, a, g, h), rel=1e-8)
+
+
+def _richardson(fun, h=1e-3):
+    """fun'(0) by central differences at h and h/2, combined (error ~h^4)."""
+    def central(step):
+        return (fun(step) - fun(-step)) / (2 * step)
+    return (4 * central(h / 2) - central(h)) / 3
+
+
+@pytest.mark.parametrize("f, reference", [
+    (np.linalg.cholesky, _mp_cholesky),
+    (np.linalg.eigvalsh, lambda m: _mp_eigh(m, False, np.eye(3))[0]),
+    (numpy_linalg._logabsdet, lambda m: mpmath.log(abs(_mp_det(m)))),
+    (np.linalg.norm, lambda m: mpmath.sqrt(sum(v * v for v in np.ravel(m))))],
+    ids=["cholesky", "eigvalsh", "logabsdet", "norm"])
+def test_second_order_by_differences(f, reference):
+    """Where a complex step cannot go (these jvps are real, or refuse complex A): a
+    Richardson difference of the jvp along h against mpmath's mixed derivative."""
+    a = np.array([[4.0, 0.5, -0.3], [0.5, 3.0, 0.2], [-0.3, 0.2, 2.0]])
+    g = np.array([[0.3, -0.1, 0.2], [0.4, 0.5, -0.4], [0.1, 0.2, 0.3]])  # not symmetric
+    h = np.array([[-0.2, 0.4, 0.0], [0.1, 0.1, 0.6], [0.5, -0.3, 0.2]])
+    rule = RULES[f].jvps[0]
+    got = _richardson(lambda t: rule(g, f(a + t * h), a + t * h))
     assert_close(got, _mixed(reference, a, g, h), rel=1e-8)
 
 
@@ -729,6 +754,9 @@ def test_interp_at_knots_and_period():
                           [2.0, 0.5, 0.0, 0.0, 0.0])
     with refused("period"):
         jvp(np.interp, [x, xp, fp, None, None, 2.0], [np.ones(5)])
+    one = [x, np.array([1.0]), np.array([4.0])]  # one knot: a constant in x and xp
+    assert np.array_equal(jvp(np.interp, one, [np.ones(5), np.ones(1)]), np.zeros(5))
+    assert np.array_equal(jvp(np.interp, one, [None, None, np.ones(1)]), np.ones(5))
 
 
 @hyp(20)

@@ -98,8 +98,8 @@ def _require_nonsingular(f, logabsdet):
 
 def _require_real(f, a, what):
     if np.iscomplexobj(a):
-        refuse(f, f"{what} of a complex Hermitian matrix has no rule yet; differentiate "
-                  "the real and imaginary parts as a real symmetric problem of twice the size")
+        refuse(f, f"{what} of a complex Hermitian matrix has no rule yet (of a real "
+                  "symmetric matrix it has)")
 
 
 def _require_distinct(f, w):
@@ -113,8 +113,8 @@ def _require_distinct(f, w):
         refuse(f, f"two eigenvalues are (nearly) equal (a gap of {gaps:.3g} at a scale of "
                   f"{scale:.3g}): the eigenvectors of a repeated eigenvalue are not "
                   "determined and the sorted eigenvalues have no derivative there; "
-                  "differentiate a function of the whole eigenspace (a trace, "
-                  "a matrix function via eigh of a perturbed matrix) instead")
+                  "differentiate a symmetric function of them written without eigh "
+                  "instead (their sum is np.trace(a), their squares' sum np.sum(a * a))")
 
 
 def _require_nonzero(f, ans):
@@ -239,6 +239,9 @@ def _norm(g, ans, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (numpy'
         _require_nonzero(np.linalg.norm, ans)
         inner = np.sum(np.real(np.conj(x) * g), axis=axes, keepdims=True)
         return np.reshape(inner / answer, shape(ans))
+    if matrix and ord in (2, -2, "nuc"):
+        refuse(np.linalg.norm, f"the matrix norm ord={ord!r} is made of singular values, "
+                               "which have no rule yet; the Frobenius norm (ord='fro') has")
     if is_complex(x) or (ord not in (0, 1, -1, np.inf, -np.inf)) or (ord == 0 and matrix):
         refuse(np.linalg.norm, f"ord={ord!r} {'of complex values ' if is_complex(x) else ''}"
                                "has no rule (the vector and Frobenius 2-norms, vector ord "

@@ -277,6 +277,8 @@ def _diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
 
 def _slopes(x, xp, fp):
     """The slope of the segment holding each x (the right one at a knot), 0 outside."""
+    if shape(xp)[0] < 2:  # one knot: a constant
+        return np.zeros(())
     i, inside, _, _ = _segments(x, xp)
     widths = np.diff(xp)
     slopes = np.diff(fp) / np.where(_zero_width(xp), 1, widths)
