@@ -6,7 +6,7 @@ Loaded once numpy is in use, never by `import ad`. `sum` and `mean` are in
 
 Ruled:
     prod, cumsum, cumprod, max, amax, min, amin, nanmax, nanmin, ptp, var, std,
-    average, sort, diff, interp, polyval, trapezoid (trapz where numpy has it),
+    average, sort, diff, interp, polyval, trapezoid, trapz (whichever numpy has),
     nansum, median, and as constants argmax, argmin, nanargmax, nanargmin, argsort,
     count_nonzero
 
