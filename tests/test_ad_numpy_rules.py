@@ -397,6 +397,69 @@ def test_eigh_at_a_repeated_eigenvalue_is_refused():
 
 
 # ---------------------------------------------------------------------------
+# singular values and vectors
+
+@st.composite
+def spread(draw, m, n):
+    """An m x n matrix with singular values at least 0.5 apart and from 0."""
+    k = min(m, n)
+    s = 1 + np.arange(k)[::-1] + np.array(draw(st.lists(floats(0, 0.5), min_size=k,
+                                                         max_size=k)))
+    left, _ = np.linalg.qr(draw(regular(m)))
+    right, _ = np.linalg.qr(draw(regular(n)))
+    return left[:, :k] @ np.diag(s) @ right[:, :k].T
+
+
+def _mp_svd(a, aligned_to):
+    """mpmath's reduced U, s, Vᵀ (s descending), each pair signed as numpy's U."""
+    u, s, vh = mpmath.svd_r(mpmath.matrix(np.asarray(a, dtype=object).tolist()),
+                            full_matrices=False)
+    u, vh = np.array(u.tolist(), dtype=object), np.array(vh.tolist(), dtype=object)
+    s = np.array([s[i] for i in range(len(s))], dtype=object)
+    order = np.argsort([-float(v) for v in s])
+    u, s, vh = u[:, order], s[order], vh[order, :]
+    signs = np.array([1 if float(np.dot(u[:, j], aligned_to[:, j])) > 0 else -1
+                      for j in range(len(s))], dtype=object)
+    return u * signs, s, vh * signs[:, None]
+
+
+@hyp()
+@given(data=st.data(), m=st.integers(1, 4), n=st.integers(1, 4))
+def test_svd(data, m, n):
+    a = data.draw(spread(m, n))
+    g = data.draw(arrays((m, n), -1, 1))
+    u = np.linalg.svd(a, full_matrices=False).U
+    for i, f in enumerate((numpy_linalg._left, numpy_linalg._singular_values,
+                           numpy_linalg._right)):
+        check(f, [a], [g], reference=lambda m_: _mp_svd(m_, u)[i])
+    if hasattr(np.linalg, "svdvals"):
+        check(np.linalg.svdvals, [a], [g], reference=lambda m_: _mp_svd(m_, u)[1])
+    model = RULES[np.linalg.svd].function
+    reduced, full = model(a, full_matrices=False), np.linalg.svd(a, full_matrices=False)
+    assert type(reduced) is type(full)
+    assert all(np.array_equal(x, y) for x, y in zip(reduced, full))
+    assert np.array_equal(model(a, compute_uv=False), np.linalg.svd(a, compute_uv=False))
+    if m == n:
+        assert all(np.array_equal(x, y) for x, y in zip(model(a), np.linalg.svd(a)))
+    else:
+        with refused("full_matrices=True"):
+            model(a)
+    COVERED.add(np.linalg.svd)
+
+
+def test_svd_at_repeated_or_zero_singular_values_is_refused():
+    g = np.array([[0.3, -0.1, 0.2], [0.4, 0.5, -0.4], [0.1, 0.2, 0.3]])
+    for a in (np.eye(3), np.diag([3.0, 2.0, 0.0])):
+        for f in (numpy_linalg._left, numpy_linalg._singular_values, numpy_linalg._right):
+            with refused("singular value is .nearly. repeated or 0"):
+                jvp(f, [a], [g])
+    with refused("hermitian=True"):
+        RULES[np.linalg.svd].function(np.eye(2), hermitian=True)
+    with refused("complex"):
+        jvp(numpy_linalg._singular_values, [np.eye(2) * (1 + 1j)], [np.eye(2)])
+
+
+# ---------------------------------------------------------------------------
 # norm
 
 NORMS = [  # shape, keywords
@@ -419,6 +482,34 @@ def test_norm(shape, kw, data):
     check(np.linalg.norm, [x], [data.draw(arrays(shape, -1, 1))], **kw)
 
 
+@pytest.mark.parametrize("ord_", [2, -2, "nuc"])
+@hyp(10)
+@given(data=st.data(), m=st.integers(1, 4), n=st.integers(1, 4), keepdims=st.booleans())
+def test_spectral_norms(ord_, data, m, n, keepdims):
+    a = np.stack([data.draw(spread(m, n)), data.draw(spread(m, n))], axis=1)  # (m, 2, n)
+    g = data.draw(arrays(a.shape, -1, 1))
+
+    def reference(x, ord, axis, keepdims):
+        values = [_mp_svd(x[:, j, :], np.eye(m))[1] for j in range(2)]
+        picked = [v[0] if ord == 2 else v[-1] if ord == -2 else sum(v) for v in values]
+        return np.array(picked, dtype=object).reshape((1, 2, 1) if keepdims else (2,))
+    check(np.linalg.norm, [a], [g], reference=reference, ord=ord_, axis=(0, 2),
+          keepdims=keepdims)
+
+
+def test_spectral_norms_at_repeated_and_zero_singular_values():
+    g = np.array([[0.3, -0.1, 0.2], [0.4, 0.5, -0.4], [0.1, 0.2, 0.3]])
+    assert np.isclose(jvp(np.linalg.norm, [np.eye(3)], [g], ord="nuc"), np.trace(g))
+    assert np.isclose(jvp(np.linalg.norm, [np.diag([3.0, 1.0, 1.0])], [g], ord=2), 0.3)
+    assert np.isclose(jvp(np.linalg.norm, [np.diag([3.0, 3.0, 1.0])], [g], ord=-2), 0.3)
+    for a, ord_ in ((np.eye(3), 2), (np.eye(3), -2), (np.diag([3.0, 2.0, 0.0]), -2),
+                    (np.diag([3.0, 2.0, 0.0]), "nuc")):
+        with refused("singular value is .nearly. repeated or 0"):
+            jvp(np.linalg.norm, [a], [g], ord=ord_)
+    with refused("complex"):
+        jvp(np.linalg.norm, [np.eye(2) * 1j], [np.eye(2)], ord=2)
+
+
 def test_norm_of_complex_vectors_and_at_zero():
     x = np.array([1 + 2j, -0.5j, 3.0])
     g = np.array([0.1j, 1.0, -1 - 1j])
@@ -434,9 +525,6 @@ def test_norm_of_complex_vectors_and_at_zero():
     assert jvp(np.linalg.norm, [np.array([2.0, -2, 1])], [np.array([1.0, 3, 0])],
                ord=np.inf) == -1.0
     assert jvp(np.linalg.norm, [np.array([2.0, 0, 1])], [np.ones(3)], ord=0) == 0
-    for kw in ({"ord": 2}, {"ord": -2}, {"ord": "nuc"}):
-        with refused("singular values"):
-            jvp(np.linalg.norm, [np.eye(2)], [np.eye(2)], **kw)
     with refused("has no rule"):
         jvp(np.linalg.norm, [np.ones(2)], [np.ones(2)], ord=3)
     with refused("complex"):
@@ -796,7 +884,7 @@ def test_trapezoid(f, data):
 
 def test_constants():
     for f in (np.argmax, np.argmin, np.nanargmax, np.nanargmin, np.argsort,
-              np.count_nonzero):
+              np.count_nonzero, np.linalg.matrix_rank):
         assert type(RULES[f]) is Constant, f
         COVERED.add(f)
 

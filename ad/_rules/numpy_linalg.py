@@ -8,7 +8,8 @@ Ruled:
     inner, outer, tensordot, kron, einsum, cross, vdot, trace,
     linalg.outer, linalg.cross, linalg.tensordot, linalg.trace, linalg.vecdot
     (numpy 2), linalg.multi_dot, linalg.inv, linalg.solve, linalg.det, linalg.slogdet,
-    linalg.cholesky, linalg.eigh, linalg.eigvalsh, linalg.norm, linalg.matrix_power
+    linalg.cholesky, linalg.eigh, linalg.eigvalsh, linalg.svd, linalg.svdvals
+    (numpy 2), linalg.norm, linalg.matrix_power, and as constants linalg.matrix_rank
 
 * The products are multilinear: each operand's tangent is the product with that
   operand replaced by its tangent (autograd's `def_linear`). `multi_dot` is a chain
@@ -29,21 +30,29 @@ Ruled:
   refused where two eigenvalues are closer than √eps times the largest |w| (there
   the eigenvectors, and the sorted eigenvalues, have no derivative), and for
   complex Hermitian A (not yet).
+* svd (real A): with dS = UᵀGV (the reduced U, V), s′ = diag(dS),
+  U′ = U(F∘(dS·S + S·dSᵀ)) (+ (I − UUᵀ)GVS⁻¹ when A is tall), V′ likewise with
+  F_ij = 1/(s_j² − s_i²) (JAX's rule). Refused where two singular values are
+  closer than √eps·max s or one is below it (there the singular values have a kink
+  and the vectors are not determined), for complex A, for full_matrices=True of a
+  non-square A (the added columns are any basis of a complement: no derivative) and
+  for hermitian=True with vectors (numpy's signs come from eigh there).
 * norm: the 2-norm of vectors and the Frobenius norm, Re⟨x, g⟩/z, refused at
   z = 0 (no linear map is the derivative of |x| at 0 in more than one dimension;
   `x @ x` is smooth there); vector ord 1 (Σ|x|), ord ±inf (the largest or
   smallest |x|) and ord 0 (a count: no tangent); matrix ord ±1 and ±inf (the
   extreme column or row sum of |x|). |x| follows `abs`: +g at x = 0; ties are
-  averaged, as `max` does. ord 1 and ±inf of complex x are refused, and so are
-  other ords (matrix 2, −2 and 'nuc' are singular values, below).
+  averaged, as `max` does. Matrix ord 2, −2 and 'nuc': the largest, smallest or
+  sum of the singular values' tangents, refused where that singular value is
+  repeated or 0 ('nuc': where one is 0). ord 1 and ±inf of complex x are refused,
+  and so are other ords.
 * matrix_power: a model over matmul, numpy's own squarings (the same value).
 
 Refused (no line: the engine refuses them with `NonDifferentiableError`):
     linalg.eig, linalg.eigvals (nonsymmetric eigenproblems: complex, and their
-    eigenvectors have no normalisation to differentiate), linalg.svd,
-    linalg.svdvals (numpy 2), linalg.pinv, linalg.lstsq, linalg.matrix_rank, linalg.cond
-    (singular values, not differentiable where two coincide; not yet for distinct
-    ones), linalg.qr (not yet), linalg.tensorinv, linalg.tensorsolve,
+    eigenvectors have no normalisation to differentiate), linalg.pinv,
+    linalg.lstsq, linalg.cond (not yet: write them with svd, solve or inv),
+    linalg.qr (not yet), linalg.tensorinv, linalg.tensorsolve,
     linalg.vector_norm, linalg.matrix_norm (numpy 2; not yet: use linalg.inv,
     linalg.solve, linalg.norm)
 """
@@ -64,6 +73,7 @@ _TIGHT = np.sqrt(_EPS)  # a relative gap or 1/condition below this loses half th
 _NUMPY_2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 _SLOGDET = type(np.linalg.slogdet(np.eye(1)))
 _EIGH = type(np.linalg.eigh(np.eye(1)))
+_SVD = type(np.linalg.svd(np.eye(1)))
 _MAX_OPERANDS = 130  # einsum's operands and sublists (interleaved form), at most
 
 
@@ -117,6 +127,24 @@ def _require_distinct(f, w):
                   "instead (their sum is np.trace(a), their squares' sum np.sum(a * a))")
 
 
+def _require_separated(f, s, which=slice(None), apart=True):
+    """Singular values (descending) `which` (all by default) each apart from 0, and
+    (`apart`) from the others, by more than √eps·max s."""
+    s = np.asarray(s)
+    if s.shape[-1] == 0:
+        return
+    scale = np.max(s) or 1.0
+    neighbours = np.concatenate([np.full(s.shape[:-1] + (1,), np.inf), s,
+                                 np.zeros(s.shape[:-1] + (1,))], axis=-1)
+    distance = np.minimum(neighbours[..., :-2] - s, s - neighbours[..., 2:]) if apart else s
+    closest = np.min(distance[..., which])
+    if not closest > _TIGHT * scale:
+        refuse(f, f"a singular value is (nearly) repeated or 0 (within {closest:.3g} at a "
+                  f"scale of {scale:.3g}): there it has a kink, and its singular vectors "
+                  "are not determined; differentiate a smooth function of the matrix "
+                  "instead (np.sum(a * a) is the sum of the squared singular values)")
+
+
 def _require_nonzero(f, ans):
     if np.any(np.equal(ans, 0)):
         refuse(f, "the 2-norm (and the Frobenius norm) has no derivative at 0: no linear "
@@ -125,7 +153,7 @@ def _require_nonzero(f, ans):
 
 
 defconstant(_vector_rhs, _require_regular, _require_nonsingular, _require_real,
-            _require_distinct, _require_nonzero)
+            _require_distinct, _require_separated, _require_nonzero)
 
 
 # ---------------------------------------------------------------------------
@@ -228,6 +256,80 @@ def _eigenvectors_tangent(g, ans, a, UPLO="L"):  # noqa: N803
 
 
 # ---------------------------------------------------------------------------
+# singular values and vectors (the reduced U and V; real A)
+
+def _singular_values(a, vectors=True):
+    """numpy's s, as `svd` computes it with vectors or without them."""
+    return np.linalg.svd(a, full_matrices=False)[1] if vectors else \
+        np.linalg.svd(a, compute_uv=False)
+
+
+def _left(a):
+    return np.linalg.svd(a, full_matrices=False)[0]
+
+
+def _right(a):
+    return np.linalg.svd(a, full_matrices=False)[2]
+
+
+def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    if not compute_uv:  # hermitian=True: the same values, by the general path
+        return _singular_values(a, False)
+    m, n = shape(a)[-2:]
+    if hermitian or (full_matrices and m != n):
+        refuse(np.linalg.svd, "the singular vectors of hermitian=True (numpy takes their "
+                              "signs from eigh) and the added columns of full_matrices=True "
+                              "for a non-square matrix (any basis of a complement) have no "
+                              "derivative; call svd(a, full_matrices=False)")
+    return _SVD(_left(a), _singular_values(a), _right(a))
+
+
+def _svd_frame(f, g, a):
+    """(U, s, V, UᵀGV, F) with F_ij = 1/(s_j² − s_i²), 0 on the diagonal."""
+    _require_real(f, a, "the singular value decomposition")
+    u, s, vh = _left(a), _singular_values(a), _right(a)
+    _require_separated(f, s)
+    v = np.swapaxes(vh, -1, -2)
+    row, column = np.expand_dims(s, -2), np.expand_dims(s, -1)
+    diagonal = np.eye(shape(s)[-1], dtype=bool)
+    squares = (row + column) * (row - column)
+    f_ = np.where(diagonal, 0.0, 1 / np.where(diagonal, 1.0, squares))
+    return u, s, v, np.swapaxes(u, -1, -2) @ g @ v, f_
+
+
+def _singular_values_tangent(g, ans, a, *args, **kwargs):
+    _require_real(np.linalg.svd, a, "the singular value decomposition")
+    u, v = _left(a), np.swapaxes(_right(a), -1, -2)
+    _require_separated(np.linalg.svd, _singular_values(a))
+    return np.diagonal(np.swapaxes(u, -1, -2) @ g @ v, axis1=-2, axis2=-1)
+
+
+def _left_tangent(g, ans, a):
+    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a)
+    scaled = projected * np.expand_dims(s, -2)  # UᵀGV·S
+    tangent = u @ (f * (scaled + np.swapaxes(scaled, -1, -2)))
+    m, n = shape(a)[-2:]
+    if m > n:  # the part of G V outside U's columns
+        moved = g @ v
+        tangent = tangent + (moved - u @ (np.swapaxes(u, -1, -2) @ moved)) / \
+            np.expand_dims(s, -2)
+    return tangent
+
+
+def _right_tangent(g, ans, a):
+    """The tangent of Vᵀ (numpy's vh)."""
+    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a)
+    scaled = np.expand_dims(s, -1) * projected  # S·UᵀGV
+    tangent = v @ (f * (scaled + np.swapaxes(scaled, -1, -2)))
+    m, n = shape(a)[-2:]
+    if n > m:  # the part of Gᵀ U outside V's columns
+        moved = np.swapaxes(g, -1, -2) @ u
+        tangent = tangent + (moved - v @ (np.swapaxes(v, -1, -2) @ moved)) / \
+            np.expand_dims(s, -2)
+    return np.swapaxes(tangent, -1, -2)
+
+
+# ---------------------------------------------------------------------------
 # norm
 
 def _norm(g, ans, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (numpy's name)
@@ -240,8 +342,8 @@ def _norm(g, ans, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (numpy'
         inner = np.sum(np.real(np.conj(x) * g), axis=axes, keepdims=True)
         return np.reshape(inner / answer, shape(ans))
     if matrix and ord in (2, -2, "nuc"):
-        refuse(np.linalg.norm, f"the matrix norm ord={ord!r} is made of singular values, "
-                               "which have no rule yet; the Frobenius norm (ord='fro') has")
+        return np.reshape(_spectral(g, x, ord, axis if axis is not None else (0, 1)),
+                          shape(ans))
     if is_complex(x) or (ord not in (0, 1, -1, np.inf, -np.inf)) or (ord == 0 and matrix):
         refuse(np.linalg.norm, f"ord={ord!r} {'of complex values ' if is_complex(x) else ''}"
                                "has no rule (the vector and Frobenius 2-norms, vector ord "
@@ -261,6 +363,23 @@ def _norm(g, ans, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (numpy'
     sum_tangent = np.sum(signed(g, x), axis=summed, keepdims=True)
     tangent = mean_over_ties(sum_tangent, abs_equal_at(sums, answer), (extreme,))
     return np.reshape(tangent, shape(ans))
+
+
+def _spectral(g, x, ord, axis):  # noqa: A002
+    """The tangent of the largest (ord 2), smallest (-2) or sum ('nuc') of the
+    singular values of the matrices on `axis`."""
+    _require_real(np.linalg.norm, x, f"the matrix norm ord={ord!r}")
+    ndim = len(shape(x))
+    rows, columns = (i % ndim for i in axis)
+    order = [i for i in range(ndim) if i not in (rows, columns)] + [rows, columns]
+    y, h = np.transpose(x, order), np.transpose(g, order)
+    which = {2: slice(0, 1), -2: slice(-1, None)}.get(ord, slice(None))
+    # Σ s′ is symmetric in the singular values: only a 0 (a kink) is refused for 'nuc'
+    _require_separated(np.linalg.norm, _singular_values(y, False), which,
+                       apart=ord != "nuc")
+    u, v = _left(y), np.swapaxes(_right(y), -1, -2)
+    tangents = np.diagonal(np.swapaxes(u, -1, -2) @ h @ v, axis1=-2, axis2=-1)
+    return np.sum(tangents, axis=-1) if ord == "nuc" else tangents[..., which][..., 0]
 
 
 # ---------------------------------------------------------------------------
@@ -318,6 +437,13 @@ defmodel(np.linalg.eigh, _eigh)
 defjvp(_eigenvalues, _eigenvalues_tangent)
 defjvp(_eigenvectors, _eigenvectors_tangent)
 defjvp(np.linalg.eigvalsh, _eigvalsh_tangent)
+defmodel(np.linalg.svd, _svd)
+defjvp(_singular_values, _singular_values_tangent)
+defjvp(_left, _left_tangent)
+defjvp(_right, _right_tangent)
+if hasattr(np.linalg, "svdvals"):  # numpy 2
+    defjvp(np.linalg.svdvals, _singular_values_tangent)
+defconstant(np.linalg.matrix_rank)
 defjvp(np.linalg.norm, _norm)
 defmodel(np.linalg.matrix_power, _matrix_power)
 defmodel(np.linalg.multi_dot, _multi_dot)
