@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ad._rules._array import (equal_at, for_tangent, is_complex, kept_shape,
+from ad._rules._array import (equal_at, is_complex, kept_shape,
                               linear_in, mean_over_ties, no_tangent, reduced_axes, refuse,
                               shape, to_last, truncates)
 from ad._rules._table import defconstant, defjvp, defmodel
