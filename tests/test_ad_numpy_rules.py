@@ -18,6 +18,7 @@ the modules' docstrings name has a line or is listed as refused.
 from __future__ import annotations
 
 import re
+import sys
 import types
 
 import mpmath
@@ -887,6 +888,94 @@ def test_constants():
               np.count_nonzero, np.linalg.matrix_rank):
         assert type(RULES[f]) is Constant, f
         COVERED.add(f)
+
+
+# ---------------------------------------------------------------------------
+# a jvp calls only numpy functions that have rules, so that an enclosing derivative
+# differentiates the jvp itself: each jvp runs on arrays that report the numpy
+# functions the rule modules call on them (not those numpy calls inside its own
+# Python, nor those of the constant facts, which run on plain values)
+
+ALLOWED = {np.matmul, np.transpose, np.swapaxes, np.sum, np.multiply, np.add, np.subtract,
+           np.negative, np.divide, np.where, np.reshape, np.expand_dims, np.broadcast_to,
+           np.tril, np.triu, np.diagonal, np.trace, np.einsum, np.linalg.solve,
+           np.linalg.inv, np.eye, np.conj, np.real, np.take_along_axis, np.cumsum, np.flip,
+           np.sqrt, np.abs}  # the rules numpy.py (the core) gives
+
+
+class Reporting(np.ndarray):
+    """An ndarray that records the numpy functions our rule modules call on it."""
+
+    calls: set = set()
+
+    @classmethod
+    def record(cls, f):
+        frame = sys._getframe(2)
+        if frame.f_globals.get("__name__") in RULE_MODULES and frame.f_code not in FACTS:
+            cls.calls.add(f)
+
+    def __array_function__(self, func, types, args, kwargs):
+        self.record(func)
+        return _reporting(super().__array_function__(func, types, args, kwargs))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        self.record(ufunc)
+        def plain(x):
+            return x.view(np.ndarray) if isinstance(x, Reporting) else x
+        if "out" in kwargs:
+            kwargs["out"] = tuple(map(plain, kwargs["out"]))
+        return _reporting(getattr(ufunc, method)(*map(plain, inputs), **kwargs))
+
+
+RULE_MODULES = {numpy_linalg.__name__, numpy_reduce.__name__, _array.__name__}
+# functions with a line of their own (constant facts, `_left`...) run on plain values
+FACTS = {f.__code__ for m in (_array, numpy_linalg, numpy_reduce) for f in vars(m).values()
+         if isinstance(f, types.FunctionType) and type(RULES.get(f)) in (Constant, Jvp)}
+
+
+def _reporting(x):
+    """`x` (an array or numpy scalar, as a 0-d array; or those of a tuple) reporting."""
+    if isinstance(x, tuple):
+        return type(x)(*map(_reporting, x)) if hasattr(x, "_fields") else \
+            tuple(map(_reporting, x))
+    return np.asarray(x).view(Reporting) if type(x) is np.ndarray or \
+        isinstance(x, np.generic) else x
+
+
+def test_jvps_call_only_functions_with_rules():
+    rng = np.random.default_rng(3)
+    m = rng.normal(size=(3, 3)) + 4 * np.eye(3)
+    spd_, tall, wide = m @ m.T, rng.normal(size=(4, 2)), rng.normal(size=(2, 4))
+    x, v = rng.normal(size=(3, 4)), rng.normal(size=3)
+    xp, fp = np.array([-1.0, 0.0, 2.0]), np.array([1.0, 3.0, 2.0])
+    cases = [  # f, arguments, keywords
+        (np.inner, [v, v], {}), (np.einsum, ["ij,j", m, v], {}), (np.trace, [m], {}),
+        (np.linalg.inv, [m], {}), (np.linalg.solve, [m, v], {}), (np.linalg.solve, [m, m], {}),
+        (np.linalg.det, [m], {}), (numpy_linalg._sign, [m * (1 + 1j)], {}),
+        (numpy_linalg._logabsdet, [m], {}), (np.linalg.cholesky, [spd_], {}),
+        (np.linalg.cholesky, [spd_], {"upper": True} if NUMPY_2 else {}),
+        (numpy_linalg._eigenvalues, [spd_], {}), (numpy_linalg._eigenvectors, [spd_], {}),
+        (np.linalg.eigvalsh, [spd_], {"UPLO": "U"}), (numpy_linalg._singular_values, [m], {}),
+        (numpy_linalg._left, [tall], {}), (numpy_linalg._right, [wide], {}),
+        (np.linalg.norm, [x], {}), (np.linalg.norm, [v], {"ord": 1}),
+        (np.linalg.norm, [v], {"ord": np.inf}), (np.linalg.norm, [x], {"ord": 1}),
+        (np.linalg.norm, [x], {"ord": "nuc"}), (np.prod, [x], {"axis": 1, "where": x > 0}),
+        (np.cumsum, [x], {"axis": 0}), (np.cumprod, [x], {"axis": 1}),
+        (np.max, [x], {"axis": 0, "initial": 0.0}), (np.nanmin, [x], {}),
+        (np.var, [x], {"axis": 1, "ddof": 1}), (np.std, [x], {}),
+        (np.average, [x, 1, np.ones(4)], {}), (np.sort, [x], {}), (np.median, [x], {}),
+        (np.nansum, [x], {"axis": 1}), (np.diff, [x], {"prepend": 0.0}),
+        (np.interp, [v, xp, fp, 0.0, 5.0], {}), (np.polyval, [v, x], {}),
+        (TRAPEZOIDS[0], [x, None, 0.5], {})]
+    for f, args, kw in cases:
+        ans = f(*args, **kw)
+        for i, a in enumerate(args):
+            if isinstance(a, np.ndarray) and a.dtype.kind in "fc" or isinstance(a, float):
+                g = rng.normal(size=np.shape(a)) if np.ndim(a) else 0.5
+                RULES[f].jvps[i](_reporting(g), _reporting(ans), *map(_reporting, args), **kw)
+    unruled = {f for f in Reporting.calls if f not in ALLOWED and f not in RULES}
+    assert not unruled, sorted(map(repr, unruled))
+    assert Reporting.calls & {np.linalg.solve, np.cumprod, np.interp}  # it does report
 
 
 # ---------------------------------------------------------------------------
