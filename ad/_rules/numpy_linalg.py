@@ -18,14 +18,15 @@ Ruled:
   and a stack of matrices b alike. det: z·tr(solve(A, G)); slogdet: the log's
   tangent Re tr(solve(A, G)), the sign's 0 for real A (i·Im tr(solve(A, G))·sign for
   complex A).
-* det at a singular or nearly singular A (condition number above 1/√eps, about
-  7e7) is refused: its derivative tr(adj(A) G) is finite there, but z·A⁻¹ loses
+* det at a singular or nearly singular A (1-norm condition number above 1/√eps,
+  about 7e7) is refused: its derivative tr(adj(A) G) is finite there, but z·A⁻¹ loses
   the adjugate's digits (JAX computes the adjugate by a cofactor solve; we do not
   yet). slogdet at a singular A (log|det| = −inf) is refused.
 * cholesky and eigh read one triangle of A (numpy's, not JAX's symmetrised A), so
   the tangent G enters as that triangle mirrored, Ĝ: tril(G) + tril(G, −1)ᵀ (triu
   for `upper=True` / `UPLO='U'`); the other triangle changes nothing.
-  cholesky: L·Φ(L⁻¹ĜL⁻ᵀ), Φ the lower triangle with its diagonal halved.
+  cholesky: L·Φ(L⁻¹ĜL⁻ᵀ), Φ the lower triangle with its diagonal halved (L⁻¹ by
+  inv: numpy 2.4's solve is ~700 times slower for a Fortran-ordered right side).
   eigh: w′ = diag(VᵀĜV), V′ = V(F∘VᵀĜV) with F_ij = 1/(w_j − w_i), F_ii = 0;
   refused where two eigenvalues are closer than √eps times the largest |w| (there
   the eigenvectors, and the sorted eigenvalues, have no derivative), and for
@@ -92,8 +93,10 @@ def _vector_rhs(a, b):
 
 
 def _require_regular(f, a):
+    # the 1-norm condition number: within a factor n of the 2-norm one, and an LU
+    # away (the 2-norm one is an SVD, dearer than the rule itself)
     with np.errstate(divide="ignore", invalid="ignore"):
-        condition = np.max(np.linalg.cond(a)) if np.size(a) else 1.0
+        condition = np.max(np.linalg.cond(a, 1)) if np.size(a) else 1.0
     if not condition < 1 / _TIGHT:
         refuse(f, f"at a singular or nearly singular matrix (condition number "
                   f"{condition:.3g}) det's derivative tr(adj(A)·G) is not computed: "
@@ -208,8 +211,10 @@ def _mirrored(g, upper):
 def _cholesky(g, ans, a, *, upper=False):
     _require_real(np.linalg.cholesky, a, "the Cholesky factor")
     lower = np.swapaxes(ans, -1, -2) if upper else ans
-    left = np.linalg.solve(lower, _mirrored(g, upper))  # L⁻¹Ĝ
-    inner = np.linalg.solve(lower, np.swapaxes(left, -1, -2))  # L⁻¹ĜL⁻ᵀ (Ĝ symmetric)
+    # L⁻¹ĜL⁻ᵀ by L⁻¹ and products: numpy 2.4's solve is ~700 times slower for a
+    # Fortran-ordered right side, which Ĝ and a transpose are
+    inverse = np.linalg.inv(lower)
+    inner = inverse @ _mirrored(g, upper) @ np.swapaxes(inverse, -1, -2)
     n = shape(a)[-1]
     phi = np.where(np.eye(n, dtype=bool), inner / 2, np.tril(inner, -1))
     tangent = lower @ phi
@@ -228,23 +233,24 @@ def _eigh(a, UPLO="L"):  # noqa: N803
     return _EIGH(_eigenvalues(a, UPLO), _eigenvectors(a, UPLO))
 
 
-def _projected(f, g, a, UPLO):  # noqa: N803
-    """(w, V, VᵀĜV), refused for complex A and (nearly) repeated eigenvalues."""
+def _projected(f, g, a, UPLO, w, v):  # noqa: N803
+    """VᵀĜV, refused for complex A and (nearly) repeated eigenvalues w."""
     _require_real(f, a, "the eigendecomposition")
-    w, v = _eigenvalues(a, UPLO), _eigenvectors(a, UPLO)
     _require_distinct(f, w)
-    return w, v, np.swapaxes(v, -1, -2) @ _mirrored(g, UPLO.upper() == "U") @ v
+    return np.swapaxes(v, -1, -2) @ _mirrored(g, UPLO.upper() == "U") @ v
 
 
 def _eigenvalues_tangent(f):
-    """w′ = diag(VᵀĜV), refusals naming `f` (eigh or eigvalsh)."""
+    """w′ = diag(VᵀĜV), refusals naming `f` (eigh or eigvalsh); `ans` is w."""
     def jvp(g, ans, a, UPLO="L"):  # noqa: N803
-        return np.diagonal(_projected(f, g, a, UPLO)[2], axis1=-2, axis2=-1)
+        projected = _projected(f, g, a, UPLO, ans, _eigenvectors(a, UPLO))
+        return np.diagonal(projected, axis1=-2, axis2=-1)
     return jvp
 
 
 def _eigenvectors_tangent(g, ans, a, UPLO="L"):  # noqa: N803
-    w, v, projected = _projected(np.linalg.eigh, g, a, UPLO)
+    w, v = _eigenvalues(a, UPLO), ans
+    projected = _projected(np.linalg.eigh, g, a, UPLO, w, v)
     gaps = np.expand_dims(w, -2) - np.expand_dims(w, -1)  # w_j - w_i
     diagonal = np.eye(shape(w)[-1], dtype=bool)
     f = np.where(diagonal, 0.0, 1 / np.where(diagonal, 1.0, gaps))
@@ -280,10 +286,13 @@ def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     return _SVD(_left(a), _singular_values(a), _right(a))
 
 
-def _svd_frame(f, g, a):
-    """(U, s, V, UᵀGV, F) with F_ij = 1/(s_j² − s_i²), 0 on the diagonal."""
+def _svd_frame(f, g, a, u=None, s=None, vh=None):
+    """(U, s, V, UᵀGV, F) with F_ij = 1/(s_j² − s_i²), 0 on the diagonal; those of
+    U, s, Vᵀ not given (a rule's answer) are computed."""
     _require_real(f, a, "the singular value decomposition")
-    u, s, vh = _left(a), _singular_values(a), _right(a)
+    u = _left(a) if u is None else u
+    s = _singular_values(a) if s is None else s
+    vh = _right(a) if vh is None else vh
     _require_separated(f, s)
     v = np.swapaxes(vh, -1, -2)
     row, column = np.expand_dims(s, -2), np.expand_dims(s, -1)
@@ -294,11 +303,11 @@ def _svd_frame(f, g, a):
 
 
 def _singular_values_tangent(g, ans, a, *options):
-    return np.diagonal(_svd_frame(np.linalg.svd, g, a)[3], axis1=-2, axis2=-1)
+    return np.diagonal(_svd_frame(np.linalg.svd, g, a, s=ans)[3], axis1=-2, axis2=-1)
 
 
 def _left_tangent(g, ans, a):
-    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a)
+    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a, u=ans)
     scaled = projected * np.expand_dims(s, -2)  # UᵀGV·S
     tangent = u @ (f * (scaled + np.swapaxes(scaled, -1, -2)))
     m, n = shape(a)[-2:]
@@ -311,7 +320,7 @@ def _left_tangent(g, ans, a):
 
 def _right_tangent(g, ans, a):
     """The tangent of Vᵀ (numpy's vh)."""
-    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a)
+    u, s, v, projected, f = _svd_frame(np.linalg.svd, g, a, vh=ans)
     scaled = np.expand_dims(s, -1) * projected  # S·UᵀGV
     tangent = v @ (f * (scaled + np.swapaxes(scaled, -1, -2)))
     m, n = shape(a)[-2:]
