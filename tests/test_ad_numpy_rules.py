@@ -6,8 +6,8 @@ For a call f(*args, **kw) and a direction (a tangent per argument, or None), the
 jvps' sum must equal the directional derivative of numpy's own f, computed at 50
 digits: numpy's f on object arrays of mpmath numbers (numpy runs most reductions
 and products on them), or mpmath's own linear algebra (`inverse`, `lu_solve`,
-`det`, `cholesky`, `eigsy`), by a central difference with a step of 1e-20 (an
-error near 1e-40). Each tangent must broadcast to the answer's shape, and a real
+`det`, `cholesky`, `eigsy`, `svd_r`), by a central difference with a step of
+1e-20 (an error near 1e-30). Each tangent must broadcast to the answer's shape, and a real
 answer must get a real tangent. Hypothesis draws shapes, axes, keepdims, points
 and directions. The traps (prod at zeros, max at ties, norm at 0, det at a
 singular matrix, eigh at a repeated eigenvalue, cholesky's triangle) have their own
@@ -62,7 +62,7 @@ def jvp(f, args, tangents, **kw):
     for i, g in enumerate(tangents):
         if g is not None:
             term = rule.jvps[i](g, ans, *args, **kw)
-            np.broadcast_shapes(np.shape(term), np.shape(ans))
+            assert np.broadcast_shapes(np.shape(term), np.shape(ans)) == np.shape(ans), f
             total = total + term
     if not np.iscomplexobj(ans):
         assert not np.iscomplexobj(total), f
@@ -79,9 +79,7 @@ def high(a):
 
 def low(a):
     """An object array (or mpmath matrix, or number) back to float or complex."""
-    if isinstance(a, mpmath.matrix):
-        a = np.array(a.tolist(), dtype=object)
-    a = np.asarray(a, dtype=object)
+    a = np.asarray(low_objects(a), dtype=object)
     cells = list(a.ravel())
     complex_ = any(isinstance(v, (mpmath.mpc, complex)) for v in cells)
     kind = complex if complex_ else float
@@ -101,6 +99,7 @@ def derivative(f, args, tangents, **kw):
 
 
 def low_objects(x):
+    """An mpmath matrix as an object array; anything else as it is."""
     if isinstance(x, mpmath.matrix):
         return np.array(x.tolist(), dtype=object)
     return x
