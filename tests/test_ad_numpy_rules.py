@@ -752,7 +752,7 @@ def test_average_with_weights_along_an_axis():
     check(np.average, [x, 0, w3], [None, None, h3])
     with refused("returned=True"):
         jvp(np.average, [x, 0, w3], [g, None, None], returned=True)
-    with pytest.raises(TypeError, match="axis is an index"):
+    with refused("numpy.average .called at .*test_ad_numpy_rules.py.*axis is an index"):
         RULES[np.average].jvps[1](1.0, 0.0, x, 0)
 
 

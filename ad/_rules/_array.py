@@ -86,11 +86,11 @@ def linear_in(f: Callable, i: int) -> Callable:
     return jvp
 
 
-def no_tangent(name: str) -> Callable:
+def no_tangent(f: Callable, name: str) -> Callable:
     """The jvp slot of an argument that cannot carry a tangent (an axis, a count)."""
     def jvp(g, ans, *args, **kwargs):
-        raise TypeError(f"the argument {name} is an index, not a number that can carry "
-                        "a derivative; pass a constant")
+        refuse(f, f"its argument {name} is an index, which has no derivative; pass a "
+                  "constant (an int computed without the differentiated value)")
     return jvp
 
 

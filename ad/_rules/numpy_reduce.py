@@ -334,7 +334,7 @@ for _extreme in (np.max, np.amax, np.min, np.amin, np.nanmax, np.nanmin):
 defmodel(np.ptp, _ptp)
 defjvp(np.var, _var)
 defjvp(np.std, _std)
-defjvp(np.average, _average_data, no_tangent("axis"), _average_weights)
+defjvp(np.average, _average_data, no_tangent(np.average, "axis"), _average_weights)
 defjvp(np.sort, _sort)
 defjvp(np.median, _median)
 defjvp(np.nansum, _nansum)
