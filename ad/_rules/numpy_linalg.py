@@ -25,8 +25,7 @@ Ruled:
 * cholesky and eigh read one triangle of A (numpy's, not JAX's symmetrised A), so
   the tangent G enters as that triangle mirrored, Ĝ: tril(G) + tril(G, −1)ᵀ (triu
   for `upper=True` / `UPLO='U'`); the other triangle changes nothing.
-  cholesky: L·Φ(L⁻¹ĜL⁻ᵀ), Φ the lower triangle with its diagonal halved (L⁻¹ by
-  inv: numpy 2.4's solve is ~700 times slower for a Fortran-ordered right side).
+  cholesky: L·Φ(L⁻¹ĜL⁻ᵀ), Φ the lower triangle with its diagonal halved.
   eigh: w′ = diag(VᵀĜV), V′ = V(F∘VᵀĜV) with F_ij = 1/(w_j − w_i), F_ii = 0;
   refused where two eigenvalues are closer than √eps times the largest |w| (there
   the eigenvectors, and the sorted eigenvalues, have no derivative), and for
@@ -211,9 +210,7 @@ def _mirrored(g, upper):
 def _cholesky(g, ans, a, *, upper=False):
     _require_real(np.linalg.cholesky, a, "the Cholesky factor")
     lower = np.swapaxes(ans, -1, -2) if upper else ans
-    # L⁻¹ĜL⁻ᵀ by L⁻¹ and products: numpy 2.4's solve is ~700 times slower for a
-    # Fortran-ordered right side, which Ĝ and a transpose are
-    inverse = np.linalg.inv(lower)
+    inverse = np.linalg.inv(lower)  # one factorisation for both sides of Ĝ
     inner = inverse @ _mirrored(g, upper) @ np.swapaxes(inverse, -1, -2)
     n = shape(a)[-1]
     phi = np.where(np.eye(n, dtype=bool), inner / 2, np.tril(inner, -1))
