@@ -910,6 +910,15 @@ def test_third_derivative():
 # ---------------------------------------------------------------------------
 # every line of every table is exercised above
 
+def _numpy_line(key):
+    """A line of the numpy tables (`ad/_rules/numpy*.py`, keyed by numpy's functions
+    or their own): loaded when numpy is, and covered by tests/test_ad_numpy*.py."""
+    module = getattr(key, "__module__", None) or ""
+    return module in ("numpy", "ad._rules._array") or \
+        module.startswith(("numpy.", "ad._rules.numpy"))
+
+
 def test_every_rule_is_covered():
-    missing = {key for key, rule in RULES.items() if type(rule) is not User} - COVERED
+    missing = {key for key, rule in RULES.items()
+               if type(rule) is not User and not _numpy_line(key)} - COVERED
     assert not missing, sorted(map(repr, missing))
