@@ -19,6 +19,8 @@ import attrs
 from tagging import hasmetadata, metadata, untag
 from tagging.layer import rawest
 
+from ad._arrays import is_array
+from ad._arrays import tangent_out
 from ad._numbers import is_number, zero_like
 
 
@@ -26,6 +28,8 @@ def tangents_of(value: Any, ctx: Any) -> Any:
     """The tangent of `value` in `ctx`, in `value`'s shape. Runs in `ctx`."""
     if is_number(untag(value, ctx)):
         return tangent_of(value, ctx)
+    if is_array(value):
+        return tangent_out(ctx, value)
     kind = type(value)
     if kind is list:
         return [tangents_of(item, ctx) for item in value]

@@ -173,11 +173,26 @@ def _position(ctx, container, key):
     return heap.own(call_in(ctx, operator.index, key), ctx.tag)
 
 
+def handler_of(ctx, raw):
+    """What the context's class says reads, writes and iterates the items of C
+    containers of `raw`'s type (its `item_handlers`, see `tagging.layer`), or None."""
+    handlers = native.getattr(native.type(ctx), "item_handlers", None)
+    if handlers:
+        for kind in native.type(raw).__mro__:
+            found = handlers.get(kind)
+            if found is not None:
+                return found
+    return None
+
+
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:  # (given the key as written: it may compute with it)
         return call_in(ctx, method, container, key)
+    handler = handler_of(ctx, container)
+    if handler is not None:
+        return handler.getitem(ctx, container, plain_key)
     plain_key = _position(ctx, container, plain_key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
@@ -209,6 +224,10 @@ def setitem(ctx, container, key, value):
     container, plain_key, method = heap.item_operands(tag, container, key, "__setitem__")
     if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
+        return
+    handler = handler_of(ctx, container)
+    if handler is not None:
+        handler.setitem(ctx, container, plain_key, value)
         return
     plain_key = _position(ctx, container, plain_key)
     if not native.isinstance(rawest(container), _KEEPS_OBJECTS):
@@ -284,6 +303,9 @@ def iterate(ctx, iterable, reported=False):
     kind = native.type(raw)
     if kind in _PLAIN_ITERABLES:
         return heap.own(iterable, tag)
+    handler = handler_of(ctx, raw)
+    if handler is not None:
+        return handler.iterate(ctx, heap.own(iterable, tag))
     if kind in _KEYED or kind is heap.PROXY:
         return _iterate_keyed(ctx, iterable, raw)
     if routes.python_iteration(kind):  # `__iter__` runs in the context
@@ -339,6 +361,9 @@ def iter_(ctx, obj, *sentinel):
     if not sentinel:
         raw = rawest(obj)
         kind = native.type(raw)
+        handler = handler_of(ctx, raw)
+        if handler is not None:
+            return handler.iterate(ctx, heap.own(obj, ctx.tag))
         if not routes.python_iteration(kind):
             if not heap.iterates_with_metadata(ctx.tag, raw):
                 return iter(heap.own(obj, ctx.tag))
