@@ -20,9 +20,9 @@ from tagging.layer import rawest
 
 from ad._arrays import is_point as is_array_point
 from ad._arrays import columns_shaped, seed, shaped, unit
-from ad._arrays import seen as arrays_seen
 from ad._errors import describe
 from ad._numbers import is_number, one_like
+from ad._context import numpy_seen as arrays_seen
 from ad._pool import give_back, take
 from ad._structure import tangent_of, tangents_of
 

@@ -84,9 +84,12 @@ def takes_arrays(args: tuple, kwargs: dict) -> bool:
 
 def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`, some argument an array or `f` a numpy function."""
-    if f in IN_PLACE and isinstance(args[0], table.numpy_module().ndarray):
-        return _in_place(ctx, f, *args)
+    ndarray = table.numpy_module().ndarray
     if f in OPERATORS:
+        if any(isinstance(a, ndarray) and type(a) is not ndarray for a in args):
+            return _subclass_operator(ctx, f, args)  # `*` of np.matrix is a product
+        if f in IN_PLACE and type(args[0]) is ndarray:
+            return _in_place(ctx, f, *args)
         f = OPERATORS[f]
         rule = RULES[f]
     if type(rule) is Model:
@@ -128,6 +131,19 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
     return attach(ctx, f, ans, tangent)
 
 
+def _subclass_operator(ctx: Any, f: Callable, args: tuple) -> Any:
+    """An operator given an ndarray subclass, whose own operator answers (np.matrix's
+    `*` is a matrix product): run as it is on constants, refused given a tangent."""
+    plain, tangents = _split(ctx, f, args)
+    if any(g is not None for g in tangents):
+        raise ctx.refuse(refusal(f, _SUBCLASS))
+    return f(*plain)
+
+
+_SUBCLASS = ("a subclass of ndarray (np.matrix, a masked array) has operators and "
+             "methods of its own, which have no derivative rules; use np.asarray(...)")
+
+
 def _ufunc() -> type:
     return table.numpy_module().ufunc
 
@@ -164,9 +180,7 @@ def _window(ctx: Any, f: Callable, array: Any) -> Any:
     numpy = table.numpy_module()
     if type(array) is not numpy.ndarray:
         if table.of(ctx).entries and _subclass_carries(ctx, array):
-            raise ctx.refuse(refusal(f, f"{type(array).__name__} is a subclass of ndarray, "
-                                        "whose operators differ from the array's (np.matrix's "
-                                        "`*` is a matrix product); use np.asarray(...)"))
+            raise ctx.refuse(refusal(f, _SUBCLASS))
         return None
     try:
         return table.of(ctx).window(array)
@@ -194,7 +208,9 @@ def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
         return ans
     numpy = table.numpy_module()
     if isinstance(ans, numpy.ndarray):
-        if type(ans) is not numpy.ndarray or not table.carries(ans.dtype):
+        if type(ans) is not numpy.ndarray:
+            raise ctx.refuse(refusal(f, _SUBCLASS))
+        if not table.carries(ans.dtype):
             raise ctx.refuse(refusal(f, f"its result is an array of {ans.dtype}, which "
                                         "carries no derivative; compute in floats"))
         buffer = numpy.empty_like(ans)
@@ -315,8 +331,6 @@ def _repeats(numpy: Any, array: Any, key: Any) -> bool:
 def foreign(ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
     """A foreign call that numpy's rules answer: a method of an ndarray, or a numpy
     function the context resolved before its rules were loaded; else NOT_HANDLED."""
-    if not seen():
-        return NOT_HANDLED
     numpy = table.numpy_module()
     receiver = getattr(f, "__self__", None)
     if isinstance(receiver, numpy.ndarray) and type(f) is type(len):

@@ -32,8 +32,8 @@ from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
 
-from ad._array_table import numpy_module
 from ad._arrays import ITEM_HANDLERS, NOT_HANDLED, is_array_function, takes_arrays
+from ad._arrays import seen as arrays_seen
 from ad._arrays import call as call_array
 from ad._arrays import foreign as foreign_array_call
 from ad._crossings import CROSSINGS, crossing
@@ -126,7 +126,7 @@ class Differentiation(Context):
         return built(dispatch(f), general)
 
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
-        if ITEM_HANDLERS or numpy_module() is not None:  # an ndarray's method, say
+        if numpy_seen():  # an ndarray's method, say
             answer = foreign_array_call(self, f, args, kwargs)
             if answer is not NOT_HANDLED:
                 return answer
@@ -181,6 +181,18 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def numpy_seen() -> bool:
+    """Whether numpy is in play (the program imported it). The first time it is, its
+    rules are loaded (`ad._arrays.seen`), and the engine is told that the table
+    changed, as for a user rule (`_user_rules`): every context claims them."""
+    if ITEM_HANDLERS:
+        return True
+    if not arrays_seen():
+        return False
+    Differentiation.rule_for = Differentiation.__dict__["rule_for"]
+    return True
 
 
 def _own_way(f: Callable) -> Callable | None:

@@ -27,6 +27,7 @@ import ad
 from ad._rules import RULES, User
 from ad._rules import builtins as builtins_rules
 from ad._rules import cmath as cmath_rules
+from ad._arrays import ARRAY_FUNCTIONS
 from ad._rules import math as math_rules
 from ad._rules import methods as methods_rules
 from ad._rules import mpmath as mpmath_rules
@@ -911,5 +912,8 @@ def test_third_derivative():
 # every line of every table is exercised above
 
 def test_every_rule_is_covered():
-    missing = {key for key, rule in RULES.items() if type(rule) is not User} - COVERED
+    # numpy's tables, loaded when a test first uses numpy, are covered by
+    # tests/test_ad_numpy_rules.py
+    missing = {key for key, rule in RULES.items() if type(rule) is not User} - COVERED \
+        - ARRAY_FUNCTIONS
     assert not missing, sorted(map(repr, missing))

@@ -92,18 +92,29 @@ def _second(f):
     return lambda g, ans, a, x, *args, **kw: f(a, g, *args, **kw)
 
 
+def _named(helper, name):
+    """`helper`, named as the user calls what it stands for (`numpy.stack`), so a
+    refusal names that and not a helper of ours."""
+    helper.__module__ = "numpy"
+    helper.__qualname__ = helper.__name__ = name
+    return helper
+
+
 def _zeros_for(gs, arrays):
     return [np.zeros(np.shape(a)) if g is None else g for g, a in zip(gs, arrays)]
 
 
-def _joined(join, args, kw, *arrays):
-    """`join(arrays, *args, **kw)` (concatenate, stack, ...), the arrays one by one so
-    that the rule sees each one's tangent."""
-    return join(list(arrays), *args, **kw)
+def _joiner(join):
+    """`join(arrays, *args, **kw)` (concatenate, stack, ...) as a function of the
+    arrays one by one, so that its rule sees each one's tangent."""
+    def joined(args, kw, *arrays):
+        return join(list(arrays), *args, **kw)
 
-
-def _einsum(subscripts, *operands, **kw):
-    return np.einsum(subscripts, *operands, **kw)
+    joined = _named(joined, join.__name__)
+    defjvp_all(joined, lambda gs, ans, args, kw, *arrays: join(
+        _zeros_for(gs[2:], arrays), *args, **kw))
+    defmodel(join, lambda arrays, *args, **kw: joined(args, kw, *arrays))
+    return joined
 
 
 def _einsum_tangent(gs, ans, subscripts, *operands, **kw):
@@ -131,7 +142,7 @@ def _from_sequence(values, *args, **kw):
         return np.array(values, *args, **kw)
     rows = [_from_sequence(v) if isinstance(v, (list, tuple)) else _copy_of(v)
             for v in values]
-    stacked = _joined(np.stack, (), {}, *rows)
+    stacked = _stacked((), {}, *rows)
     return _copy_of(stacked, *args, **kw) if args or kw else stacked
 
 
@@ -149,6 +160,12 @@ def _asarray(x, *args, **kw):
 
 def _astype(x, dtype, *args, **kw):
     return x.astype(dtype, *args, **kw)
+
+
+def _view(x, *args, **kw):
+    """`a.view(...)`: a view, whose tangent is its window (refused if it reinterprets
+    the bytes)."""
+    return x.view(*args, **kw)
 
 
 def _item(x, *index):
@@ -248,27 +265,24 @@ for _function in (np.reshape, np.ravel, np.transpose, np.swapaxes, np.squeeze, n
 defjvp(np.sum, _sum)
 defjvp(np.take_along_axis, _linear(np.take_along_axis))
 defjvp(np.take, _linear(np.take))
-defjvp(_copy_of, _linear(_copy_of))
-defjvp(_as_array, _linear(_as_array))
-defjvp(_astype, lambda g, ans, x, dtype, *args, **kw: g.astype(ans.dtype))
+defjvp(_named(_copy_of, "array"), _linear(_copy_of))
+defjvp(_named(_as_array, "asarray"), _linear(_as_array))
+defjvp(_named(_view, "ndarray.view"), _linear(_view))
+defjvp(_named(_astype, "ndarray.astype"), lambda g, ans, x, dtype, *args, **kw: g.astype(ans.dtype))
 defjvp(np.where, None, lambda g, ans, c, x, y: np.where(c, g, g * 0),
        lambda g, ans, c, x, y: np.where(c, g * 0, g))
 defjvp(np.clip, _clip_inside, lambda g, ans, a, lo, hi, **kw: np.where(a < lo, g, g * 0),
        lambda g, ans, a, lo, hi, **kw: np.where(a > hi, g, g * 0))
-defjvp_all(_joined, lambda gs, ans, join, args, kw, *arrays: join(
-    _zeros_for(gs[3:], arrays), *args, **kw))
-defjvp_all(_einsum, _einsum_tangent)
+defjvp_all(np.einsum, _einsum_tangent)
 defjvp(np.linalg.solve, _solve_matrix, _second(np.linalg.solve))
 defjvp(np.linalg.inv, lambda g, ans, a, **kw: -np.matmul(ans, np.matmul(g, ans)))
 
 # Constructors from differentiated values
 defmodel(np.array, _array)
 defmodel(np.asarray, _asarray)
-defmodel(np.concatenate, lambda arrays, *args, **kw: _joined(np.concatenate, args, kw, *arrays))
-defmodel(np.stack, lambda arrays, *args, **kw: _joined(np.stack, args, kw, *arrays))
-defmodel(np.hstack, lambda arrays, *args, **kw: _joined(np.hstack, args, kw, *arrays))
-defmodel(np.vstack, lambda arrays, *args, **kw: _joined(np.vstack, args, kw, *arrays))
-defmodel(np.einsum, _einsum)
+_stacked = _joiner(np.stack)
+for _join in (np.concatenate, np.hstack, np.vstack):
+    _joiner(_join)
 defjvp(np.linspace, lambda g, ans, start, stop, *args, **kw: np.linspace(g, g * 0, *args, **kw),
        lambda g, ans, start, stop, *args, **kw: np.linspace(g * 0, g, *args, **kw))
 defjvp(np.full, None, lambda g, ans, shape, fill, *args, **kw: g)
@@ -344,5 +358,7 @@ _arrays.METHOD_MODELS.update({
     "argmax": lambda a, *args, **kw: np.argmax(a, *args, **kw),
     "argmin": lambda a, *args, **kw: np.argmin(a, *args, **kw),
     "argsort": lambda a, *args, **kw: np.argsort(a, *args, **kw),
-    "astype": _astype, "item": _item, "tolist": _tolist,
+    "astype": lambda a, *args, **kw: _astype(a, *args, **kw),
+    "view": lambda a, *args, **kw: _view(a, *args, **kw),
+    "item": _item, "tolist": _tolist,
 })
