@@ -45,7 +45,7 @@ nativecalls(__name__, "table")
 
 # Filled when numpy is first seen (`seen`), by `ad/_rules/numpy.py`:
 ITEM_HANDLERS: dict = {}  # Differentiation.item_handlers: ndarray -> ArrayItems
-ARRAY_FUNCTIONS: set = set()  # the keys of the numpy rule tables
+ARRAY_FUNCTIONS: set = set()  # the keys of the numpy rule tables (they list them)
 METHOD_MODELS: dict = {}  # ndarray method name -> Python model over numpy functions
 OPERATORS: dict = {}  # operator given an array -> the numpy function whose rule it takes
 IN_PLACE: dict = {}  # in-place operator -> (the numpy function, its tangent update)
@@ -62,9 +62,7 @@ def seen() -> bool:
         return True
     if table.numpy_module() is None:
         return False
-    before = set(RULES)
     importlib.import_module("ad._rules.numpy")  # an optional part, loaded when needed
-    ARRAY_FUNCTIONS.update(set(RULES) - before)
     ITEM_HANDLERS[table.numpy_module().ndarray] = ArrayItems
     return True
 

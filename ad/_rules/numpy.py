@@ -33,9 +33,10 @@ import numpy as np
 
 from ad import _arrays
 from ad import _numbers
-from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel, defrefused, defsame
+from ad._rules._table import RULES, defconstant, defjvp, defjvp_all, defmodel, defrefused, defsame
 
 _LN2, _LN10 = np.log(2.0), np.log(10.0)
+_BEFORE = set(RULES)  # the keys this module adds are the array runner's (at its end)
 
 
 def _infinite(n):
@@ -362,3 +363,5 @@ _arrays.METHOD_MODELS.update({
     "view": lambda a, *args, **kw: _view(a, *args, **kw),
     "item": _item, "tolist": _tolist,
 })
+
+_arrays.ARRAY_FUNCTIONS.update(set(RULES) - _BEFORE)
