@@ -19,7 +19,7 @@ from tagging import tag, untag
 from tagging.layer import rawest
 
 from ad._arrays import is_point as is_array_point
-from ad._arrays import columns_shaped, seed, shaped, unit
+from ad._arrays import columns_shaped, copied, seed, shaped, unit
 from ad._errors import describe
 from ad._numbers import is_number, one_like
 from ad._context import numpy_seen as arrays_seen
@@ -93,17 +93,19 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     return _derivative(f, primals, tangents, overdub)
 
 
-def _jvp_inside(run_in: Callable, items: Callable) -> Callable:
+def _jvp_inside(run_in: Callable, items: Callable, copy: Callable) -> Callable:
     """`jvp` as a derivative enclosing it runs it, as `_D_inside` runs `D`; the
     primals and tangents are read through it (`items`), as they may carry its
-    tangents in their slots."""
+    tangents in their slots, and an array tangent is copied by it (`copy`), as it
+    may carry its tangent."""
     def jvp_inside(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         check_callable(f, "jvp")
         primals, tangents = items(primals), items(tangents)
         _check_pairs(f, primals, tangents)
-        return _derivative(f, primals, tangents, run_in)
+        return _derivative(f, primals, tangents, run_in, copy)
 
-    return enclosed(jvp_inside, lambda outer: _jvp_inside(outer(run_in), outer(items)))
+    return enclosed(jvp_inside, lambda outer: _jvp_inside(outer(run_in), outer(items),
+                                                          outer(copy)))
 
 
 def _check_pairs(f: Callable, primals: tuple, tangents: tuple) -> None:
@@ -116,14 +118,16 @@ def _check_pairs(f: Callable, primals: tuple, tangents: tuple) -> None:
         _check_point(rawest(t), "jvp", f, arrays=is_array_point(rawest(x)))
 
 
-def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable) -> tuple:
+def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable,
+                copy: Callable = copied) -> tuple:
     """`(f(*primals), its derivative)`: `f` run by `run_in(ctx, f, *args)` (`overdub`)
-    in a context taken with a fresh tag, the primals tagged with their tangents."""
+    in a context taken with a fresh tag, the primals tagged with their tangents (an
+    array's given a buffer made by `copy`)."""
     arrays_seen()
     ctx = take(f)
     try:
-        result = run_in(ctx, f, *[seed(ctx, x, t) if is_array_point(x) else tag(x, ctx, t)
-                                  for x, t in zip(primals, tangents)])
+        result = run_in(ctx, f, *[seed(ctx, x, t, copy) if is_array_point(x) else
+                                  tag(x, ctx, t) for x, t in zip(primals, tangents)])
     except Exception:
         # refused inside `f`, caught there, and `f` failed after it (pint turns a
         # TypeError into NotImplemented, then `*` fails): the refusal says why
@@ -282,4 +286,14 @@ def _check_points(xs: Any, caller: str, f: Callable) -> int:
 
 
 enclosed(D, lambda dispatch: _D_inside(dispatch(overdub)))
-enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dispatch)))
+enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dispatch),
+                                           _copies_through(dispatch)))
+
+
+def _copies_through(dispatch: Callable) -> Callable:
+    """`copied`, run by `dispatch`'s context: the copy of an array tangent keeps
+    the tangent that context has for it."""
+    def copy(tangent: Any, dtype: Any) -> Any:
+        return dispatch(copied)(tangent, dtype)
+
+    return copy

@@ -351,19 +351,30 @@ def is_point(x: Any) -> bool:
     return numpy is not None and type(x) is numpy.ndarray and table.carries(x.dtype)
 
 
-def seed(ctx: Any, x: Any, tangent: Any) -> Any:
-    """The point `x`, an ndarray, given `tangent` (of its shape) in `ctx`'s table."""
+def seed(ctx: Any, x: Any, tangent: Any, copy: Callable) -> Any:
+    """The point `x`, an ndarray, given `tangent` (of its shape) in `ctx`'s table.
+    The buffer is `copy(tangent, dtype)`: made by the context enclosing this
+    derivative if there is one (`ad._api`), so that a tangent carrying that
+    context's own tangent keeps it (the buffer is then the owner it keys)."""
     numpy = table.numpy_module()
-    direction = numpy.asarray(tangent)
-    if direction.shape != x.shape:
+    if numpy.shape(tangent) != x.shape:
         raise ValueError(f"the tangent of an array of shape {x.shape} must have that shape; "
-                         f"got {direction.shape}")
+                         f"got {numpy.shape(tangent)}")
     arrays = table.of(ctx)
     if arrays.window(x) is not None:
         raise ValueError("two points share memory (the same array, or views of one); "
                          "pass copies: np.array(x)")
-    arrays.ensure(x)[...] = direction
+    buffer = copy(tangent, x.dtype)
+    if table.owner(x) is x:
+        arrays.register(x, buffer)
+    else:  # a view: its owner's buffer, zero but for its window
+        arrays.ensure(x)[...] = buffer
     return x
+
+
+def copied(tangent: Any, dtype: Any) -> Any:
+    """A fresh array of `tangent`'s values, of `dtype` (a point's tangent buffer)."""
+    return table.numpy_module().array(tangent, dtype=dtype)
 
 
 def tangent_out(ctx: Any, array: Any) -> Any:

@@ -313,6 +313,14 @@ def test_inner_derivatives_do_not_confuse_their_arrays():
     assert D(f, 5.0) == 2 * 5.0 * 3.0
 
 
+def test_an_inner_jvp_keeps_the_outer_tangent_of_its_array_direction_and_point():
+    # d/ds of the inner directional derivative 2 <X, s X> is 2 <X, X>, whether s
+    # rides on the direction or on the point
+    want = 2 * np.sum(X * X)
+    assert abs(D(lambda s: jvp(lambda a: np.sum(a * a), (X,), (s * X,))[1], 1.0) - want) < 1e-14
+    assert abs(D(lambda s: jvp(lambda a: np.sum(a * a), (s * X,), (X,))[1], 1.0) - want) < 1e-14
+
+
 # ---------------------------------------------------------------------------
 # the heap stays plain
 
