@@ -293,7 +293,7 @@ enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dis
 def _copies_through(dispatch: Callable) -> Callable:
     """`copied`, run by `dispatch`'s context: the copy of an array tangent keeps
     the tangent that context has for it."""
-    def copy(tangent: Any, dtype: Any) -> Any:
-        return dispatch(copied)(tangent, dtype)
+    def copy(tangent: Any, like: Any) -> Any:
+        return dispatch(copied)(tangent, like)
 
     return copy

@@ -74,7 +74,12 @@ class Tangents:
         return entry[1]
 
     def register(self, own: Any, buffer: Any) -> None:
-        """Give the owner `own` the tangent buffer `buffer` (same shape and dtype)."""
+        """Give the owner `own` the tangent buffer `buffer`, of the same shape, dtype
+        and memory layout (its views' windows are found by byte offset and strides).
+        Raises ValueError for a buffer laid out otherwise."""
+        if buffer.strides != own.strides or buffer.shape != own.shape:
+            raise ValueError("an array laid out in memory otherwise than its tangent "
+                             "cannot carry it; make a copy first: np.array(a)")
         key = id(own)
         entries = self.entries
 
@@ -94,9 +99,10 @@ class Tangents:
         buffer = self.buffer(own)
         if buffer is None:
             return None
-        if own is array:
+        if own is array and array.shape == buffer.shape and array.strides == buffer.strides \
+                and array.dtype == buffer.dtype:
             return buffer
-        return _window(buffer, own, array)
+        return _window(buffer, own, array)  # a view, or an owner reshaped in place
 
     def ensure(self, array: Any) -> Any:
         """The tangent window of `array`, giving its owner a zero buffer first if it
@@ -104,7 +110,7 @@ class Tangents:
         numpy = numpy_module()
         own = owner(array)
         if self.buffer(own) is None:
-            self.register(own, numpy.zeros(own.shape, own.dtype))
+            self.register(own, numpy.zeros_like(own, order="K", subok=False))
         return self.window(array)
 
 
@@ -112,8 +118,8 @@ def _window(buffer: Any, own: Any, array: Any) -> Any:
     """The part of `buffer` (laid out as `own`) that `array`, a view of `own`, sees."""
     numpy = numpy_module()
     if not carries(array.dtype) or \
-            _real_size(array.dtype) != _real_size(own.dtype):
-        raise ValueError(f"a view of a {own.dtype} array as {array.dtype} reinterprets "
+            _real_size(array.dtype) != _real_size(buffer.dtype):
+        raise ValueError(f"a view of a {buffer.dtype} array as {array.dtype} reinterprets "
                          "its bytes, which carries no derivative")
     offset = array.__array_interface__["data"][0] - own.__array_interface__["data"][0]
     return numpy.ndarray(array.shape, array.dtype, buffer=buffer, offset=offset,

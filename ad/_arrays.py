@@ -63,6 +63,7 @@ def seen() -> bool:
     if table.numpy_module() is None:
         return False
     importlib.import_module("ad._rules.numpy")  # an optional part, loaded when needed
+    ITEM_HANDLERS[table.numpy_module().flatiter] = FlatItems
     ITEM_HANDLERS[table.numpy_module().ndarray] = ArrayItems
     return True
 
@@ -213,10 +214,13 @@ def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
                                         "carries no derivative; compute in floats"))
         buffer = numpy.empty_like(ans)
         buffer[...] = tangent
-        if table.owner(ans) is ans:
-            table.of(ctx).register(ans, buffer)
-        else:
-            table.of(ctx).ensure(ans)[...] = buffer
+        try:
+            if table.owner(ans) is ans:
+                table.of(ctx).register(ans, buffer)
+            else:
+                table.of(ctx).ensure(ans)[...] = buffer
+        except ValueError as error:
+            raise ctx.refuse(refusal(f, str(error))) from None
         return ans
     if isinstance(ans, (tuple, list)):
         raise ctx.refuse(refusal(f, "it returns several values, which its rule does not "
@@ -295,6 +299,19 @@ class ArrayItems:
         ga[key] = 0 if g is None else g
 
     @staticmethod
+    def setattr(ctx: Any, array: Any, name: str, value: Any) -> None:
+        """`a.real = v`, `a.imag = v`: a write into the view; `a.shape = s`: the same
+        memory, whose windows follow; anything else (`a.flat = v`, `a.dtype = d`)
+        runs on constants and is refused where a derivative is involved."""
+        if name in ("real", "imag"):
+            ArrayItems.setitem(ctx, getattr(array, name), Ellipsis, value)
+            return
+        if name != "shape" and (_subclass_carries(ctx, array) or carries_metadata(value, ctx)):
+            raise ctx.refuse(refusal(setattr, f"assigning an ndarray's `{name}` given a "
+                                              "derivative has no rule"))
+        setattr(array, name, value)
+
+    @staticmethod
     def iterate(ctx: Any, array: Any) -> Any:
         if array.ndim == 0 or _window(ctx, iter, array) is None:
             return iter(array)
@@ -303,6 +320,41 @@ class ArrayItems:
     @staticmethod
     def carries(ctx: Any, array: Any) -> bool:
         return _subclass_carries(ctx, array)
+
+
+class FlatItems:
+    """`a.flat`'s items: the plain ones of an array without a tangent; refused where a
+    derivative is involved (`a.ravel()[i]` and `a.reshape(-1)[i] = v` have rules)."""
+
+    @staticmethod
+    def _check(ctx: Any, flat: Any, value: Any = None) -> None:
+        if _subclass_carries(ctx, flat.base) or carries_metadata(value, ctx):
+            raise ctx.refuse(refusal(type(flat), "`a.flat` has no derivative rule; use "
+                                                 "a.reshape(-1) or a.ravel()"))
+
+    @staticmethod
+    def getitem(ctx: Any, flat: Any, key: Any) -> Any:
+        FlatItems._check(ctx, flat)
+        return flat[key]
+
+    @staticmethod
+    def setitem(ctx: Any, flat: Any, key: Any, value: Any) -> None:
+        FlatItems._check(ctx, flat, value)
+        flat[key] = value
+
+    @staticmethod
+    def setattr(ctx: Any, flat: Any, name: str, value: Any) -> None:
+        FlatItems._check(ctx, flat, value)
+        setattr(flat, name, value)
+
+    @staticmethod
+    def iterate(ctx: Any, flat: Any) -> Any:
+        FlatItems._check(ctx, flat)
+        return flat
+
+    @staticmethod
+    def carries(ctx: Any, flat: Any) -> bool:
+        return _subclass_carries(ctx, flat.base)
 
 
 def _items(ctx: Any, array: Any) -> Any:
@@ -331,6 +383,11 @@ def foreign(ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
     function the context resolved before its rules were loaded; else NOT_HANDLED."""
     numpy = table.numpy_module()
     receiver = getattr(f, "__self__", None)
+    owner = getattr(f, "__objclass__", None)
+    if isinstance(owner, type) and issubclass(owner, numpy.ndarray) and args and \
+            isinstance(args[0], numpy.ndarray):  # `ndarray.__copy__(a)`, unbound
+        f, args = getattr(args[0], f.__name__), args[1:]
+        receiver = f.__self__
     if isinstance(receiver, numpy.ndarray) and type(f) is type(len):
         if not (carries_metadata(receiver, ctx) or _carried(ctx, args, kwargs)):
             return f(*args, **kwargs)
@@ -353,7 +410,7 @@ def is_point(x: Any) -> bool:
 
 def seed(ctx: Any, x: Any, tangent: Any, copy: Callable) -> Any:
     """The point `x`, an ndarray, given `tangent` (of its shape) in `ctx`'s table.
-    The buffer is `copy(tangent, dtype)`: made by the context enclosing this
+    The buffer is `copy(tangent, x)`: made by the context enclosing this
     derivative if there is one (`ad._api`), so that a tangent carrying that
     context's own tangent keeps it (the buffer is then the owner it keys)."""
     numpy = table.numpy_module()
@@ -364,7 +421,7 @@ def seed(ctx: Any, x: Any, tangent: Any, copy: Callable) -> Any:
     if arrays.window(x) is not None:
         raise ValueError("two points share memory (the same array, or views of one); "
                          "pass copies: np.array(x)")
-    buffer = copy(tangent, x.dtype)
+    buffer = copy(tangent, x)
     if table.owner(x) is x:
         arrays.register(x, buffer)
     else:  # a view: its owner's buffer, zero but for its window
@@ -372,9 +429,11 @@ def seed(ctx: Any, x: Any, tangent: Any, copy: Callable) -> Any:
     return x
 
 
-def copied(tangent: Any, dtype: Any) -> Any:
-    """A fresh array of `tangent`'s values, of `dtype` (a point's tangent buffer)."""
-    return table.numpy_module().array(tangent, dtype=dtype)
+def copied(tangent: Any, like: Any) -> Any:
+    """A fresh array of `tangent`'s values laid out as `like` (a point's buffer)."""
+    buffer = table.numpy_module().empty_like(like)
+    buffer[...] = tangent
+    return buffer
 
 
 def tangent_out(ctx: Any, array: Any) -> Any:
@@ -391,7 +450,7 @@ def tangent_out(ctx: Any, array: Any) -> Any:
 def unit(x: Any, index: int) -> Any:
     """The direction of `x`'s element `index` (in C order): zeros, and a one there."""
     direction = table.numpy_module().zeros_like(x)
-    direction.reshape(-1)[index] = 1
+    direction.flat[index] = 1  # (in place whatever the layout, unlike a reshape)
     return direction
 
 

@@ -137,6 +137,10 @@ def object_setattr(ctx, obj, name, value):
 def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
+    handler = handler_of(ctx, obj)
+    if handler is not None:  # (`a.imag = v` writes into an ndarray's memory)
+        handler.setattr(ctx, obj, name, value)
+        return
     if name == "args" and native.isinstance(rawest(obj), BaseException) and \
             native.type(rawest(value)) is not tuple:
         # C keeps an exact tuple as it is, and would make anything else one natively
@@ -700,6 +704,8 @@ def copy_copy(ctx, obj):
     reduction, `__getstate__`), that code runs in the context; else natively, the
     copy taking the metadata of the original's slots."""
     kind = native.type(rawest(obj))
+    if handler_of(ctx, rawest(obj)) is not None:  # the layer's container copies in the context
+        return recurse(ctx, _copy_in_context, obj)
     for name in _COPY_METHODS:
         if routes.python_method(kind, name) is not None:
             return recurse(ctx, _copy_in_context, obj)

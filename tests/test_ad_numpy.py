@@ -129,6 +129,45 @@ def test_a_write_through_an_imag_view_of_a_complex_array():
     assert np.array_equal(D(f, 3.0), np.array([1.0, 6.0j]))
 
 
+def test_attribute_writes_real_imag_and_shape():
+    def f(t):
+        z = np.zeros(2, dtype=complex)
+        z.imag = t * np.array([1.0, 2.0])   # carries a derivative in
+        z.real = 3.0                        # a constant: no derivative
+        a = t * np.ones(6)
+        a.shape = (2, 3)                    # the same memory, reshaped in place
+        return z, a.T[1]
+
+    z, column = D(f, 1.0)
+    assert np.array_equal(z, [1j, 2j]) and np.array_equal(column, [1.0, 1.0])
+
+    def flat(t):
+        a = t * X
+        return a.flat[1]
+
+    with pytest.raises(NonDifferentiableError, match="flat"):
+        D(flat, 1.0)
+
+
+def test_fortran_ordered_arrays_and_points():
+    def f(t):
+        a = np.zeros((3, 2), order="F")
+        a[:, 0] = t * X
+        return a.T.copy()
+
+    assert np.array_equal(D(f, 1.0), [X, [0.0, 0.0, 0.0]])
+    F = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    assert np.array_equal(gradient(lambda a: np.sum(a[:, 1:] ** 2), F),
+                          [[0.0, 2.0, 4.0], [0.0, 8.0, 10.0]])
+
+
+def test_copies_of_arrays_keep_their_tangents():
+    import copy
+
+    assert np.array_equal(D(lambda t: copy.deepcopy([t * X])[0] + copy.copy(t * X), 1.0),
+                          2 * X)
+
+
 def test_a_view_made_before_its_base_had_a_tangent_sees_it():
     def f(t):
         base = np.zeros(4)

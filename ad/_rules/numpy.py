@@ -362,6 +362,8 @@ _arrays.METHOD_MODELS.update({
     "astype": lambda a, *args, **kw: _astype(a, *args, **kw),
     "view": lambda a, *args, **kw: _view(a, *args, **kw),
     "item": _item, "tolist": _tolist,
+    "__copy__": lambda a: np.copy(a),
+    "__deepcopy__": lambda a, memo=None: np.copy(a),
 })
 
 _arrays.ARRAY_FUNCTIONS.update(set(RULES) - _BEFORE)
