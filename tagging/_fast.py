@@ -70,13 +70,9 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                 wrap(tag, value, found[1])
         return heap.load_attribute(tag, obj, name, value)
 
-    handlers = getattr(type(ctx), "item_handlers", None)  # (filled later, maybe)
-    if handlers is None:
-        handlers = {}
-
     def astore(obj, name, value):
         route = setters.get((type(obj), name))  # (route, check): see `setter_route`
-        if handlers and type(obj) in handlers or route is None or route[0] is not None or (route[1] is not None and not route[1]()):
+        if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
             namespace = getattr(obj, "__dict__", None)
