@@ -280,6 +280,17 @@ def test_element_types_of_reads():
     assert D(f, 1.0) == X[0]
 
 
+def test_methods_that_answer_from_the_values():
+    def f(t):
+        a = t * X
+        b = np.zeros(2)
+        b.fill(t * t)                      # a write of every element
+        assert a.any() and not (a > 5).all()
+        return b + a[0].item() + np.float64(t).item()
+
+    assert np.array_equal(D(f, 2.0), [4.0 + X[0] + 1, 4.0 + X[0] + 1])
+
+
 def test_numpy_scalars_flow_through_math_and_a_python_loop():
     def f(t):
         s = np.float64(0.0)
@@ -419,7 +430,7 @@ def test_a_function_mixing_objects_globals_lists_and_numpy():
     (lambda t: np.polyval([t, 1.0], 2.0), "numpy.polyval"),
     (lambda t: np.vectorize(lambda u: u * 2)(t * X), "vectorize"),
     (lambda t: MATRIX * t, "subclass of ndarray"),
-    (lambda t: (t * X).fill(0.0), "ndarray.fill"),
+    (lambda t: (t * X).sort(), "ndarray.sort"),
     (lambda t: (t * X).view(np.int64), "reinterprets"),
 ])
 def test_refusals_name_the_function_and_the_line(f, named):

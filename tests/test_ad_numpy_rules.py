@@ -276,16 +276,19 @@ def test_bilinear_rules(data):
 @pytest.mark.parametrize("kind", [np.float16, np.float32, np.float64, np.longdouble,
                                   np.complex64, np.complex128, np.clongdouble])
 def test_numpy_scalar_constructors_are_linear(kind):
-    covers(kind)
+    covers(kind, np.generic.item)
     derivative = D(lambda t: kind(t * 3), 2.0)
     assert derivative == 3 and type(derivative) is kind
+    item = D(lambda t: kind(t * 3).item(), 2.0)
+    assert item == 3 and type(item) is type(kind(1).item())
 
 
 def test_constant_functions_carry_no_tangent():
-    unary = (np.sign, np.floor, np.ceil, np.rint, np.trunc, np.isnan, np.isinf,
+    unary = (np.sign, np.floor, np.ceil, np.rint, np.trunc, np.round, np.isnan, np.isinf,
              np.isfinite, np.signbit, np.logical_not, np.zeros_like, np.ones_like,
              lambda a: 0 * np.empty_like(a), np.argsort, lambda a: np.nonzero(a)[0][:1])
-    scalar = (np.argmax, np.argmin, np.size, np.ndim, np.count_nonzero, np.iscomplexobj,
+    scalar = (np.argmax, np.argmin, np.size, np.ndim, np.count_nonzero, np.any, np.all,
+              np.iscomplexobj,
               np.isrealobj, np.allclose, np.array_equal, lambda a: np.shape(a)[0])
     binary = (np.greater, np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal,
               np.logical_and, np.logical_or, np.logical_xor, np.floor_divide, np.isclose)

@@ -178,6 +178,11 @@ def _item(x, *index):
 _PYTHON_TYPE = {"f": float, "c": complex, "i": int, "u": int, "b": bool}
 
 
+def _fill(x, value):
+    """`a.fill(v)`: a write of `v` into every element, run in the context."""
+    x[...] = value
+
+
 def _tolist(x):
     if np.ndim(x) == 0:
         return _item(np.asarray(x))
@@ -255,7 +260,8 @@ defconstant(np.sign, np.floor, np.ceil, np.rint, np.trunc, np.floor_divide, np.i
             np.zeros, np.ones, np.empty, np.eye, np.identity, np.arange, np.zeros_like,
             np.ones_like, np.empty_like, np.isclose, np.allclose, np.array_equal,
             np.nonzero, np.count_nonzero, np.signbit, np.iscomplexobj, np.isrealobj,
-            np.result_type, np.broadcast_shapes)
+            np.result_type, np.broadcast_shapes, np.any, np.all, np.round)
+defjvp(np.generic.item, lambda g, ans, x, *index: type(ans)(g))  # a numpy scalar's
 
 # Shapes, copies and selections: linear
 for _function in (np.reshape, np.ravel, np.transpose, np.swapaxes, np.squeeze, np.expand_dims,
@@ -361,6 +367,16 @@ _arrays.METHOD_MODELS.update({
     "argsort": lambda a, *args, **kw: np.argsort(a, *args, **kw),
     "astype": lambda a, *args, **kw: _astype(a, *args, **kw),
     "view": lambda a, *args, **kw: _view(a, *args, **kw),
+    "any": lambda a, *args, **kw: np.any(a, *args, **kw),
+    "all": lambda a, *args, **kw: np.all(a, *args, **kw),
+    "round": lambda a, *args, **kw: np.round(a, *args, **kw),
+    "max": lambda a, *args, **kw: np.max(a, *args, **kw),
+    "min": lambda a, *args, **kw: np.min(a, *args, **kw),
+    "prod": lambda a, *args, **kw: np.prod(a, *args, **kw),
+    "cumprod": lambda a, *args, **kw: np.cumprod(a, *args, **kw),
+    "var": lambda a, *args, **kw: np.var(a, *args, **kw),
+    "std": lambda a, *args, **kw: np.std(a, *args, **kw),
+    "fill": _fill,
     "item": _item, "tolist": _tolist,
     "__copy__": lambda a: np.copy(a),
     "__deepcopy__": lambda a, memo=None: np.copy(a),
