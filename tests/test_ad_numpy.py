@@ -129,6 +129,7 @@ def test_a_write_through_an_imag_view_of_a_complex_array():
     assert np.array_equal(D(f, 3.0), np.array([1.0, 6.0j]))
 
 
+@pytest.mark.filterwarnings("ignore:Setting the shape:DeprecationWarning")  # numpy >= 2.5
 def test_attribute_writes_real_imag_and_shape():
     def f(t):
         z = np.zeros(2, dtype=complex)

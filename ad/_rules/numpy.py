@@ -82,12 +82,6 @@ def _linear(f):
     return lambda g, ans, x, *args, **kw: f(g, *args, **kw)
 
 
-def _reduction(f):
-    """A linear reduction: `initial=` is a constant offset, which the tangent has not."""
-    return lambda g, ans, x, *args, **kw: f(g, *args, **{k: v for k, v in kw.items()
-                                                          if k != "initial"})
-
-
 def _second(f):
     """The rule of a function linear in its second argument (the first a constant)."""
     return lambda g, ans, a, x, *args, **kw: f(a, g, *args, **kw)
@@ -199,6 +193,7 @@ def _clip_inside(g, ans, a, lo, hi, **kw):
 
 
 def _sum(g, ans, x, *args, **kw):
+    """`sum` is linear; `initial=` is a constant offset, which the tangent has not."""
     return np.sum(g, *args, **{k: v for k, v in kw.items() if k != "initial"})
 
 
