@@ -18,11 +18,11 @@ from contexts.layer import enclosed, nativecalls
 from tagging import tag, untag
 from tagging.layer import rawest
 
-from ad._arrays import is_point as is_array_point
-from ad._arrays import columns_shaped, copied, seed, shaped, unit
+from ad._array_points import columns_shaped, copied, seed, shaped, unit
+from ad._array_points import is_point as is_array_point
+from ad._context import numpy_seen as arrays_seen
 from ad._errors import describe
 from ad._numbers import is_number, one_like
-from ad._context import numpy_seen as arrays_seen
 from ad._pool import give_back, take
 from ad._structure import tangent_of, tangents_of
 

@@ -32,10 +32,11 @@ from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
 
-from ad._arrays import ITEM_HANDLERS, NOT_HANDLED, is_array_function, takes_arrays
-from ad._arrays import seen as arrays_seen
+from ad._array_items import NOT_HANDLED
+from ad._array_items import foreign as foreign_array_call
+from ad._arrays import ITEM_HANDLERS, is_array_function, takes_arrays
 from ad._arrays import call as call_array
-from ad._arrays import foreign as foreign_array_call
+from ad._arrays import seen as arrays_seen
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._foreign import builds_an_exception, keeps_as_it_is, runs_then_checked

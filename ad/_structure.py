@@ -19,8 +19,7 @@ import attrs
 from tagging import hasmetadata, metadata, untag
 from tagging.layer import rawest
 
-from ad._arrays import is_array
-from ad._arrays import tangent_out
+from ad._array_points import is_array, tangent_out
 from ad._numbers import is_number, zero_like
 
 

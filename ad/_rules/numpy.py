@@ -32,6 +32,7 @@ import operator as op
 import numpy as np
 
 from ad import _arrays
+from ad._array_items import ArrayItems, FlatItems
 from ad import _numbers
 from ad._rules._table import RULES, defconstant, defjvp, defjvp_all, defmodel, defrefused, defsame
 
@@ -377,4 +378,6 @@ _arrays.METHOD_MODELS.update({
     "__deepcopy__": lambda a, memo=None: np.copy(a),
 })
 
+# Items of ndarrays and of `a.flat` (tagging's hook), and the keys of these tables
+_arrays.ITEM_HANDLERS.update({np.ndarray: ArrayItems, np.flatiter: FlatItems})
 _arrays.ARRAY_FUNCTIONS.update(set(RULES) - _BEFORE)
