@@ -70,7 +70,7 @@ class ArrayItems:
                 "wins is not defined; write each position once")))
         array[key] = raw
         if ga is None:
-            ga = table.of(ctx).ensure(array)
+            ga = table.ensure(ctx, array)
         ga[key] = 0 if g is None else g
 
     @staticmethod

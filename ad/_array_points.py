@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from contexts.layer import nativecalls
+
 from ad import _array_table as table
+
+nativecalls(__name__, "table")  # `tangent_out` runs in the context; the table natively
 
 
 def is_point(x: Any) -> bool:
@@ -27,15 +31,14 @@ def seed(ctx: Any, x: Any, tangent: Any, copy: Callable) -> Any:
     if numpy.shape(tangent) != x.shape:
         raise ValueError(f"the tangent of an array of shape {x.shape} must have that shape; "
                          f"got {numpy.shape(tangent)}")
-    arrays = table.of(ctx)
-    if arrays.window(x) is not None:
+    if table.window(ctx, x) is not None:
         raise ValueError("two points share memory (the same array, or views of one); "
                          "pass copies: np.array(x)")
     buffer = copy(tangent, x)
     if table.owner(x) is x:
-        arrays.register(x, buffer)
+        table.register(ctx, x, buffer)
     else:  # a view: its owner's buffer, zero but for its window
-        arrays.ensure(x)[...] = buffer
+        table.ensure(ctx, x)[...] = buffer
     return x
 
 
@@ -50,7 +53,7 @@ def tangent_out(ctx: Any, array: Any) -> Any:
     """The tangent of an array the differentiated function returned: a copy of its
     window, or zeros of its shape."""
     numpy = table.numpy_module()
-    window = table.of(ctx).window(array)
+    window = table.window(ctx, array)
     if window is None:
         kind = array.dtype if table.carries(array.dtype) else numpy.float64
         return numpy.zeros(array.shape, kind)

@@ -42,12 +42,34 @@ def owner(array: Any) -> Any:
     return array
 
 
-def of(ctx: Any) -> "Tangents":
+def _of(ctx: Any) -> "Tangents":
     """The table of the derivative that `ctx` runs (made when first needed)."""
     found = ctx.__dict__.get("arrays")
     if found is None:
         found = ctx.__dict__["arrays"] = Tangents()
     return found
+
+
+# The table of a context, as one call each (`table.window(ctx, a)`), so that code
+# declaring `table` native (`nativecalls`) runs every step of it natively.
+
+def window(ctx: Any, array: Any) -> Any:
+    """`array`'s tangent in `ctx`: its window, or None (see `Tangents.window`)."""
+    return _of(ctx).window(array)
+
+
+def ensure(ctx: Any, array: Any) -> Any:
+    """`array`'s tangent window in `ctx`, its owner given a zero buffer if it had none."""
+    return _of(ctx).ensure(array)
+
+
+def register(ctx: Any, own: Any, buffer: Any) -> None:
+    _of(ctx).register(own, buffer)
+
+
+def holds_any(ctx: Any) -> bool:
+    """Whether any array has a tangent in `ctx`."""
+    return bool(_of(ctx).entries)
 
 
 def carries(dtype: Any) -> bool:

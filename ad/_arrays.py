@@ -173,18 +173,18 @@ def window_of(ctx: Any, f: Callable, array: Any) -> Any:
     """`array`'s tangent window in `ctx`, or None; refused where it cannot be one."""
     numpy = table.numpy_module()
     if type(array) is not numpy.ndarray:
-        if table.of(ctx).entries and carries_tangent(ctx, array):
+        if table.holds_any(ctx) and carries_tangent(ctx, array):
             raise ctx.refuse(refusal(f, _SUBCLASS))
         return None
     try:
-        return table.of(ctx).window(array)
+        return table.window(ctx, array)
     except ValueError as error:
         raise ctx.refuse(refusal(f, str(error))) from None
 
 
 def carries_tangent(ctx: Any, array: Any) -> bool:
     try:
-        return table.of(ctx).window(array) is not None
+        return table.window(ctx, array) is not None
     except ValueError:
         return True
 
@@ -211,9 +211,9 @@ def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
         buffer[...] = tangent
         try:
             if table.owner(ans) is ans:
-                table.of(ctx).register(ans, buffer)
+                table.register(ctx, ans, buffer)
             else:
-                table.of(ctx).ensure(ans)[...] = buffer
+                table.ensure(ctx, ans)[...] = buffer
         except ValueError as error:
             raise ctx.refuse(refusal(f, str(error))) from None
         return ans
@@ -242,7 +242,7 @@ def _in_place(ctx: Any, f: Callable, a: Any, b: Any) -> Any:
     old = a.copy() if update is not None else None
     f(a, vb)
     if ga is None:
-        ga = table.of(ctx).ensure(a)
+        ga = table.ensure(ctx, a)
     if update is None:  # `+=`, `-=`: the tangents add the same way
         if gb is not None:
             f(ga, gb)
