@@ -239,7 +239,11 @@ def _in_place(ctx: Any, f: Callable, a: Any, b: Any) -> Any:
         raise ctx.refuse(refusal(f, f"it would write a value carrying a derivative into an "
                                     f"array of {a.dtype}, which keeps none; make it a float "
                                     "array"))
-    old = a.copy() if update is not None else None
+    old = None
+    if update is not None:  # `*=`, `/=` read `b` and its tangent after `a` has changed
+        old = a.copy()
+        vb = _unaliased(vb, a)
+        gb = gb if ga is None else _unaliased(gb, ga)
     f(a, vb)
     if ga is None:
         ga = table.ensure(ctx, a)
@@ -249,3 +253,12 @@ def _in_place(ctx: Any, f: Callable, a: Any, b: Any) -> Any:
     else:
         update(ga, gb, a, old, vb)
     return a
+
+
+def _unaliased(value: Any, target: Any) -> Any:
+    """`value`, copied if it may share memory with `target` (`a *= a`), so that
+    writing `target` does not change it."""
+    numpy = table.numpy_module()
+    if isinstance(value, numpy.ndarray) and numpy.may_share_memory(value, target):
+        return value.copy()
+    return value

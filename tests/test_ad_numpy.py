@@ -203,6 +203,18 @@ def test_y_is_x_then_y_plus_equals_t():
     assert np.allclose(D(f, 1.0), [0.25, 0.25], rtol=1e-15)
 
 
+def test_in_place_operators_whose_operand_is_the_target_itself():
+    def f(t):
+        a, b, c = t * X, t * X, t * np.ones(3)
+        a *= a                 # t^2 X^2: 2 t X^2
+        b /= b                 # 1: 0
+        c[1:] *= c[:-1]        # [t, t^2, t^2]: [1, 2t, 2t]
+        return a + b + c
+
+    assert np.allclose(D(f, 2.0), 4 * X * X + np.array([1.0, 4.0, 4.0]), rtol=1e-15)
+    assert np.allclose(D(D(f), 2.0), 2 * X * X + np.array([0.0, 2.0, 2.0]), rtol=1e-15)
+
+
 def test_a_plain_write_zeroes_the_tangent_it_overwrites():
     def f(t):
         z = t * np.ones(3)

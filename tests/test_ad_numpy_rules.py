@@ -293,7 +293,7 @@ def test_constant_functions_carry_no_tangent():
     binary = (np.greater, np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal,
               np.logical_and, np.logical_or, np.logical_xor, np.floor_divide, np.isclose)
     covers(*unary, *scalar, *binary, np.empty_like, np.nonzero, np.shape, np.result_type,
-           np.broadcast_shapes)
+           np.broadcast_shapes, np.may_share_memory, np.shares_memory)
 
     def f(t):
         a, b = t * np.array([0.5, -1.5]), t * np.array([0.5, 2.0])
@@ -302,6 +302,7 @@ def test_constant_functions_carry_no_tangent():
         pieces.append(np.asarray([c(a) for c in scalar[:-4]] + [c(a, b) for c in scalar[-3:-1]]
                                  + [scalar[-1](a)], dtype=float))
         assert np.result_type(a) == np.float64 and np.broadcast_shapes((2,), (1,)) == (2,)
+        assert np.may_share_memory(a, a[1:]) and not np.shares_memory(a, b)
         return np.concatenate(pieces)
 
     derivative = D(f, 1.3)

@@ -256,7 +256,8 @@ defconstant(np.sign, np.floor, np.ceil, np.rint, np.trunc, np.floor_divide, np.i
             np.zeros, np.ones, np.empty, np.eye, np.identity, np.arange, np.zeros_like,
             np.ones_like, np.empty_like, np.isclose, np.allclose, np.array_equal,
             np.nonzero, np.count_nonzero, np.signbit, np.iscomplexobj, np.isrealobj,
-            np.result_type, np.broadcast_shapes, np.any, np.all, np.round)
+            np.result_type, np.broadcast_shapes, np.any, np.all, np.round,
+            np.may_share_memory, np.shares_memory)
 defjvp(np.generic.item, lambda g, ans, x, *index: type(ans)(g))  # a numpy scalar's
 
 # Shapes, copies and selections: linear
