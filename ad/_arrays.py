@@ -79,7 +79,7 @@ def takes_arrays(args: tuple, kwargs: dict) -> bool:
 def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`, some argument an array or `f` a numpy function."""
     ndarray = table.numpy_module().ndarray
-    if f in OPERATORS:
+    if f in OPERATORS and len(args) <= 2:  # (not `pow(a, b, mod)`, which numpy has not)
         if any(isinstance(a, ndarray) and type(a) is not ndarray for a in args):
             return _subclass_operator(ctx, f, args)  # `*` of np.matrix is a product
         if f in IN_PLACE and type(args[0]) is ndarray:

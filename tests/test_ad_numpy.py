@@ -304,6 +304,18 @@ def test_methods_that_answer_from_the_values():
     assert np.array_equal(D(f, 2.0), [4.0 + X[0] + 1, 4.0 + X[0] + 1])
 
 
+def test_python_builtins_and_math_on_arrays():
+    def f(t):
+        a = t * X
+        return (abs(a) + pow(a, 2) + divmod(a + 3.0, 2.0)[1] + round(a[0], 1) + max(a)
+                + min(a) + sorted(a)[1] + math.fsum(a) + math.prod(a[:2]) + a ** 2 // 1)
+
+    # at t = 1: |X| + X^2 + (X + 3) mod 2 + ...: d/dt at t = 1
+    want = np.abs(X) + 2 * X * X + X + 0 + X.max() + X.min() + np.sort(X)[1] + X.sum() \
+        + 2 * X[0] * X[1]
+    assert np.allclose(D(f, 1.0), want, rtol=1e-14)
+
+
 def test_numpy_scalars_flow_through_math_and_a_python_loop():
     def f(t):
         s = np.float64(0.0)

@@ -313,7 +313,8 @@ _arrays.REFUSALS.update({
 _arrays.OPERATORS.update({
     op.add: np.add, op.sub: np.subtract, op.mul: np.multiply, op.truediv: np.divide,
     op.neg: np.negative, op.pos: np.positive, op.pow: np.power, op.abs: np.absolute,
-    builtins.abs: np.absolute, op.mod: np.remainder, op.matmul: np.matmul,
+    builtins.abs: np.absolute, builtins.pow: np.power, op.mod: np.remainder,
+    op.matmul: np.matmul,
     op.iadd: np.add, op.isub: np.subtract, op.imul: np.multiply, op.itruediv: np.divide,
     op.ipow: np.power, op.imod: np.remainder, op.imatmul: np.matmul})
 defsame(op.matmul, np.matmul)
