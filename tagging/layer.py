@@ -17,8 +17,8 @@ a dict from a container type to an object whose `getitem(ctx, container, key)`,
 `setitem(ctx, container, key, value)`, `setattr(ctx, container, name, value)`,
 `iterate(ctx, container)` and `carries(ctx, container)` tagging calls instead of
 its own, for that type and its subclasses (the key and name given plain); and
-`copy.copy` of one calls its class's `__copy__` in the context. That is the one hook for a layer's own
-containers; `carries_metadata` asks `carries` too.
+`copy.copy` of one calls its class's `__copy__` in the context. That is the one
+hook for a layer's own containers; `carries_metadata` asks `carries` too.
 A value carrying metadata that leaves transformed code by a route the metadata
 cannot follow (a default argument value, a generator's return value) reaches
 the context's `fallback` as a call of `dropped(value, route)`; `WAYS_OUT[route]`
