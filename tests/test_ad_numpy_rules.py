@@ -404,3 +404,44 @@ def test_every_numpy_rule_is_covered():
                and type(key).__name__ == "function"}  # our named helpers (`numpy.stack`'s)
     missing = ours - helpers - COVERED
     assert not missing, sorted(map(repr, missing))
+
+
+# ---------------------------------------------------------------------------
+# the sweep: every public ufunc and array function of numpy, given a value carrying a
+# derivative, gives the derivative a central difference of numpy's own gives, or is
+# refused (or fails as numpy fails); never a silently wrong number
+
+_SWEPT = sorted(name for name in dir(np) if not name.startswith("_") and (
+    isinstance(getattr(np, name), np.ufunc) or
+    type(getattr(np, name)).__name__ == "_ArrayFunctionDispatcher"))
+_GARBAGE = {"empty_like"}  # its values are whatever memory held
+
+
+@pytest.mark.parametrize("name", _SWEPT)
+@pytest.mark.filterwarnings("ignore")
+def test_every_numpy_function_is_right_or_refused(name):
+    function = getattr(np, name)
+    for base in (np.array([0.31, 0.72, 0.43]),
+                 np.array([[0.52, 0.21, 0.13], [0.33, 0.91, 0.44], [0.27, 0.61, 0.83]])):
+        try:
+            with np.errstate(all="ignore"):
+                function(base)
+        except Exception:
+            continue  # numpy takes no such single array
+        try:
+            derivative = D(lambda t: function(t * base), 1.0)
+        except NonDifferentiableError:
+            continue
+        except (TypeError, ValueError) as error:
+            assert "ad." not in str(error) and "_arrays" not in str(error), error
+            continue
+        if name in _GARBAGE:
+            continue
+        h = 1e-6
+        with np.errstate(all="ignore"):
+            numeric = (np.asarray(function((1 + h) * base), dtype=complex) -
+                       np.asarray(function((1 - h) * base), dtype=complex)) / (2 * h)
+        got = np.asarray(derivative, dtype=complex)
+        assert got.shape == numeric.shape, name
+        assert np.allclose(got, numeric, rtol=1e-4, atol=1e-5, equal_nan=True), \
+            (name, got, numeric)
