@@ -32,10 +32,16 @@ from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
 
+from ad._array_items import NOT_HANDLED
+from ad._array_items import foreign as foreign_array_call
+from ad._arrays import ITEM_HANDLERS, is_array_function, takes_arrays
+from ad._arrays import call as call_array
+from ad._arrays import seen as arrays_seen
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._foreign import builds_an_exception, keeps_as_it_is, runs_then_checked
-from ad._numbers import NUMBERS, SCALARS, is_number
+from ad import _numbers
+from ad._numbers import SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
 from ad._swallowers import SWALLOWERS, swallower
@@ -52,6 +58,13 @@ class Differentiation(Context):
         is reused, with a fresh tag, for many derivatives."""
         self.refused = None
         self.__dict__.pop("_memo", None)
+        self.__dict__.pop("arrays", None)
+
+    def end(self) -> None:
+        """Let go of the arrays' tangents when the derivative ends (`_array_table`)."""
+        arrays = self.__dict__.pop("arrays", None)
+        if arrays is not None:
+            arrays.clear()
 
     def refuse(self, error: NonDifferentiableError) -> NonDifferentiableError:
         """`error`, remembered: the derivative raises it at its end even when `f`
@@ -63,14 +76,20 @@ class Differentiation(Context):
 
     @classmethod
     def metadatatype(cls, value_type: type) -> Any:
-        return NUMBERS if value_type in NUMBERS and value_type is not bool else NoMetaData
+        return _numbers.NUMBERS if value_type in _numbers.NUMBERS and value_type is not bool else NoMetaData
+
+    # ndarrays' items are read, written and iterated by `ad._arrays` (tagging's hook),
+    # filled when numpy is first seen
+    item_handlers = ITEM_HANDLERS
 
     @primitive(RULES, told=True)
     def rule_for(self, f: Callable) -> Callable:
         """What runs for `f`, a function of the rule tables, in this context: the
         general `differentiate`, with the commonest cases (one or two numbers, one
-        carrying a tangent) unrolled for speed."""
+        carrying a tangent) unrolled for speed; a numpy function's, the array runner."""
         rule = RULES[f]
+        if is_array_function(f):
+            return functools.partial(call_array, self, f, rule)
         general = functools.partial(differentiate, self, f, rule)
         if type(rule) is Constant and f not in _DUNDERS:
             return _constant_rule(self, f)
@@ -108,6 +127,10 @@ class Differentiation(Context):
         return built(dispatch(f), general)
 
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        if numpy_seen():  # an ndarray's method, say
+            answer = foreign_array_call(self, f, args, kwargs)
+            if answer is not NOT_HANDLED:
+                return answer
         own_way = _own_way(f)
         if own_way is not None:
             return own_way(self, f, args, kwargs)
@@ -159,6 +182,18 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def numpy_seen() -> bool:
+    """Whether numpy is in play (the program imported it). The first time it is, its
+    rules are loaded (`ad._arrays.seen`), and the engine is told that the table
+    changed, as for a user rule (`_user_rules`): every context claims them."""
+    if ITEM_HANDLERS:
+        return True
+    if not arrays_seen():
+        return False
+    Differentiation.rule_for = Differentiation.__dict__["rule_for"]
+    return True
 
 
 def _own_way(f: Callable) -> Callable | None:
@@ -253,7 +288,10 @@ _KEPT_ELSEWHERE = (
 def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                   **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`: as its table line says when an argument carries
-    the context's tangent; else as the engine would run it."""
+    the context's tangent; else as the engine would run it. Given an ndarray, the
+    array runner runs it (`a * b` is numpy's multiply)."""
+    if ITEM_HANDLERS and takes_arrays(args, kwargs):
+        return call_array(ctx, f, rule, *args, **kwargs)
     if type(rule) is Model:
         return recurse(ctx, rule.function, *args, **kwargs)
     if kwargs:
@@ -571,7 +609,7 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
     primals = _primals(args, mine)
     ans = f(*primals)
     kind = type(rawest(ans))
-    if kind not in NUMBERS:  # a constant's type won (`Decimal`, numpy)
+    if kind not in _numbers.NUMBERS:  # a constant's type won (`Decimal`, numpy)
         raise ctx.refuse(refusal(
             f, f"its result is a {describe(kind)}, which cannot carry a derivative (ad "
                "differentiates int, float, complex, Fraction, mpf and mpc); convert the "

@@ -194,6 +194,11 @@ class _Calls(ImplicitMixin):
 
     def frame_sensitive(self, node: ast.Call) -> ast.expr:
         setattr(node, NATIVE, True)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "stack":
+            # `inspect.stack()` needs the caller's frame; `np.stack(...)` is an
+            # ordinary call: which one it is, is known when it runs (`_cells.framed`)
+            node.func = call(name(self.hidden("framed"), node), [node.func], node, native=True)
+            return node
         if isinstance(node.func, ast.Name) and node.func.id in _FILTERED and not node.args:
             return call(name(self.hidden("visible"), node), [node], node, native=True)
         return node

@@ -9,6 +9,7 @@ of hooked operator sites (made on first use), and the cells of its layer.
 
 from __future__ import annotations
 
+import inspect
 import operator
 import types
 import weakref
@@ -51,6 +52,7 @@ def cell_values(runtime: Any) -> tuple[dict, Callable]:
         lambda f, a, /: dispatch(f)(a), lambda iterator: dispatch(_models.drive)(iterator))
     values["yfrom"] = implicit.make_yield_from(
         call1, lambda iterator: dispatch(_models.delegate)(iterator))
+    values["framed"] = _framed(callx)
     values["attr"] = implicit.make_attribute(call1)
     values["setattr"] = implicit.make_setattribute(call2, call3)
     values["with"] = implicit.make_with(callx)
@@ -191,6 +193,17 @@ def _recipe(code: types.CodeType, original: types.CodeType, constants: dict) -> 
         else:
             recipe.append((_RUNTIME, name))
     return tuple(recipe)
+
+
+def _framed(callx: Callable) -> Callable:
+    """What a call `x.stack(...)` calls: `inspect.stack` itself, which needs its caller's
+    frame, natively; anything else (`np.stack`) as any call runs in the context."""
+    def framed(f: Callable) -> Callable:
+        if f is inspect.stack:
+            return f
+        return lambda *args, **kwargs: callx(f, args, kwargs)
+
+    return framed
 
 
 def _visible(names: Any) -> Any:

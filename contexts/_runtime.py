@@ -133,6 +133,8 @@ class Runtime:
         if primitives:
             method = self.primitive_for(f, key)
             if method is not None:
+                if self.keyed_by_itself(f, key):  # a callable object with a primitive
+                    return lambda f, bound: method
                 return _partially(method)
         if self.layer is not None:
             builtin = self.layer.builtin(self.ctx, key, f)
@@ -169,7 +171,19 @@ class Runtime:
         if not name:
             return None
         method = getattr(self.ctx, name)
-        return method(key) if getattr(method, "__primitive_told__", False) else method
+        if not getattr(method, "__primitive_told__", False):
+            return method
+        return method(f if self.keyed_by_itself(f, key) else key)
+
+    def keyed_by_itself(self, f: Callable, key: Any) -> bool:
+        """Whether a callable object (a numpy ufunc, not a method) has a primitive of
+        its own: it is told itself, and called with the arguments alone."""
+        if f is key or type(f) is not type(key) and isinstance(f, _BOUND):
+            return False
+        try:
+            return bool(self.profile.primitives.get(f))
+        except TypeError:
+            return False
 
     def body(self, key: Any) -> Callable | None:
         """The transformed body (or model) of a canonical callee, if the engine has one."""
@@ -402,6 +416,9 @@ def _holds(target: Any, f: Callable) -> bool:
         except ValueError:  # an empty cell
             continue
     return False
+
+
+_BOUND = (types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType)
 
 
 def _partially(target: Callable) -> Callable:

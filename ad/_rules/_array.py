@@ -21,7 +21,7 @@ except ImportError:  # numpy 1
     from numpy.core.numeric import normalize_axis_tuple
 
 from ad._errors import refusal
-from ad._rules._table import defconstant
+from ad._rules._table import defconstant, defjvp
 
 
 def shape(x: Any) -> tuple:
@@ -84,6 +84,13 @@ def linear_in(f: Callable, i: int) -> Callable:
         return f(*args[:i], g, *args[i + 1:], **for_tangent(kwargs))
     jvp.__qualname__ = f"linear_in({getattr(f, '__name__', f)}, {i})"
     return jvp
+
+
+def deflinear(*functions: Callable) -> None:
+    """Rules for functions linear in their first argument (shapes, copies,
+    selections, sums): each applied to the tangent."""
+    for f in functions:
+        defjvp(f, linear_in(f, 0))
 
 
 def no_tangent(f: Callable, name: str) -> Callable:
