@@ -24,6 +24,7 @@ import types
 from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
                             name, placed)
 from tagging import _markers as markers
+from tagging._cells import TAGGING_CELLS
 from tagging._patterns import capture_paths
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -88,7 +89,8 @@ class _Tagging(BodyTransformer):
                 for identifier, value in rebuilt]
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.Call:
-        return call(name(hidden(self.level, what), where), args, where, native=True)
+        return call(name(TAGGING_CELLS.hidden(self.level, what), where), args, where,
+                    native=True)
 
     def is_shadowed(self, identifier: str) -> bool:
         return any(identifier in names for names in self.shadowed)
@@ -181,19 +183,20 @@ class _Tagging(BodyTransformer):
             node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
-                keyword.value = call(name(hidden(self.level, "kwargs"), keyword.value),
+                keyword.value = call(name(TAGGING_CELLS.hidden(self.level, "kwargs"),
+                                          keyword.value),
                                      [keyword.value], keyword.value, native=self.level)
         if not self.fast:
             return node
         if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`
-            node.func.func = name(hidden(self.level, "method"), node.func)
+            node.func.func = name(TAGGING_CELLS.hidden(self.level, "method"), node.func)
             setattr(node, NATIVE, self.level)
             return node
         return self.fast_path(node)
 
     def is_fast_load(self, node: ast.expr) -> bool:
         return (type(node) is ast.Call and type(node.func) is ast.Name
-                and node.func.id == hidden(self.level, "aload"))
+                and node.func.id == TAGGING_CELLS.hidden(self.level, "aload"))
 
     def fast_path(self, node: ast.Call) -> ast.expr:
         """A lowered heap operation as a call of its fast path (an outer context
@@ -206,7 +209,8 @@ class _Tagging(BodyTransformer):
                 isinstance(a, ast.Starred) for a in node.args) or (
                 cell[0] == "a" and not _is_str(node.args[1])):
             return node
-        return call(name(hidden(self.level, cell), node), node.args, node, native=self.level)
+        return call(name(TAGGING_CELLS.hidden(self.level, cell), node), node.args, node,
+                    native=self.level)
 
     # Unpacking ---------------------------------------------------------------------
 
@@ -362,8 +366,8 @@ class _Tagging(BodyTransformer):
         `yield` does (its own iterator would hand out the bare elements). A call
         an outer context runs in its own, so it sees the elements read."""
         node = self.generic_visit(node)
-        node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
-                          node.value, native=self.level)
+        node.value = call(name(TAGGING_CELLS.hidden(self.level, "delegate"), node.value),
+                          [node.value], node.value, native=self.level)
         return self.awaited(node)
 
     def visit_Await(self, node: ast.Await) -> ast.expr:
@@ -440,7 +444,7 @@ def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:
     (`if args:`, `not (args or kwargs)`)."""
     variadic = {a.arg for a in (tree.args.vararg, tree.args.kwarg) if a is not None}
     escaping = variadic & cellvars
-    iterate = hidden(level, "iter")
+    iterate = TAGGING_CELLS.hidden(level, "iter")
     parents: dict = {}
     for node in _own_nodes(tree):
         for child in ast.iter_child_nodes(node):
