@@ -37,9 +37,10 @@ class Cell:
     build: Callable[..., Any]
     serves: str
     per_layer: bool = False
+    family: bool = attrs.field(init=False)
 
-    @property
-    def family(self) -> bool:
+    @family.default
+    def _is_family(self) -> bool:
         return self.name.endswith("_")
 
 

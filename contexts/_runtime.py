@@ -64,7 +64,7 @@ class Runtime:
         self.values: dict = {}  # the cells' values built so far, by stem
         self.parts: dict = {}  # what several cells' values are made of (`part`)
         self.cells: dict = {}  # hidden name -> the cell its bound code reads
-        self.layered: list = []  # the stems built from the layer (`per_layer`)
+        self.layered: list = []  # (stem, declaration) of the cells built from the layer
         self.refilled: list = []  # (cell, stem) of those bound: refilled by `relayer`
         _code_swaps.watch(self)
 
@@ -229,7 +229,7 @@ class Runtime:
         if found is None:
             stem = _cell_name(identifier)
             found = self.cells[identifier] = types.CellType(self.value(stem))
-            if stem in self.layered:
+            if any(stem == built for built, _declared in self.layered):
                 self.refilled.append((found, stem))
         return found
 
@@ -238,11 +238,14 @@ class Runtime:
         time (the layer's table first, then the engine's)."""
         found = self.values.get(stem, _ABSENT)
         if found is _ABSENT:
-            declared = self.declaration(stem)
-            found = self.values[stem] = declared.build(self, stem) if declared.family \
-                else declared.build(self)
-            if declared.per_layer:
-                self.layered.append(stem)
+            found = self._build(stem, self.declaration(stem))
+        return found
+
+    def _build(self, stem: str, declared: Any) -> Any:
+        found = self.values[stem] = declared.build(self, stem) if declared.family \
+            else declared.build(self)
+        if declared.per_layer:
+            self.layered.append((stem, declared))
         return found
 
     def declaration(self, stem: str) -> Any:
@@ -272,16 +275,21 @@ class Runtime:
         primitives, read the layer from the context when they run. Functions whose
         code was replaced since they were bound are bound anew."""
         self.layer = self.ctx.tag
-        values = self.values
-        for stem in self.layered:
+        values, layered = self.values, self.layered
+        self.layered = []
+        for stem, _declared in layered:
             del values[stem]
-        self.layered.clear()
+        for stem, declared in layered:
+            if stem not in values:  # (not built already, as a part of another)
+                self._build(stem, declared)
         for cell, stem in self.refilled:
-            cell.cell_contents = self.value(stem)
-        # (through the weak table's guarded iteration: the collector may drop a key,
-        # and run its callback, while the table is read)
-        for f, (code, _bound) in list(self.functions.items()):
-            if f.__code__ is not code:
+            cell.cell_contents = values[stem]
+        # Read from a copy of the weak table's own dict: copying allocates no object
+        # the collector tracks, so no callback drops a key meanwhile (the table's
+        # guarded iteration costs five times as much).
+        for reference, (code, _bound) in self.functions.data.copy().items():
+            f = reference()
+            if f is not None and f.__code__ is not code:
                 self.forget(f)
 
 
@@ -313,7 +321,10 @@ def idle(ctx: Any) -> bool:
         return True
     if not runtime.mode.protocols:
         return False
-    return not any(_suspended_frame(made) is not None for made in list(runtime.made))
+    made = runtime.made
+    if not made:  # (the weak set's length; listing it costs a guarded iteration)
+        return True
+    return not any(_suspended_frame(one) is not None for one in list(made))
 
 
 def kept(ctx: Any) -> int:

@@ -180,10 +180,14 @@ def iteration(runtime: Any, reported: bool) -> Callable:
 
 
 def method_call(runtime: Any) -> Callable:
-    """The cell `method` (what `o.m(...)` calls)."""
+    """The cell `method` (what `o.m(...)` calls). What it resolves is the runtime's,
+    kept for the next tag (`_method_parts`); the tag's own are `aload` and the fast
+    path of `xs.append(v)`."""
     ctx = runtime.ctx
     tag = ctx.tag
     record = tag.store.record
+    runners, general, claims_getattr, claims_append = runtime.part(
+        "method", lambda: _method_parts(runtime))
 
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
@@ -194,18 +198,26 @@ def method_call(runtime: Any) -> Callable:
         else:
             container.append(value)
 
-    own = {} if _claimed(runtime, list.append) else {(list, "append"): append}
-    return _method_cell(ctx, runtime.dispatch, runtime.value("aload"),
-                        _claimed(runtime, getattr), own)
+    if not claims_append:
+        runners[(list, "append")] = append  # (one tag at a time: the context is idle)
+    return _method_cell(ctx, runtime.dispatch, runtime.value("aload"), claims_getattr,
+                        runners, general)
+
+
+def _method_parts(runtime: Any) -> tuple:
+    """What the `method` cell keeps from one tag of a context to the next: the
+    runners it resolved by (type, name), its general path, and whether the user
+    claims `getattr` and `list.append`."""
+    general = functools.partial(primitives.method_of, runtime.ctx, runtime.dispatch)
+    return {}, general, _claimed(runtime, getattr), _claimed(runtime, list.append)
 
 
 def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
-                 own: dict) -> Callable:
+                 runners: dict, general: Callable) -> Callable:
     """`method(obj, name)`: what `obj.name(...)` runs. A method of a builtin container
     or string is resolved once per (type, name), and bound (the commonest have a
-    fast path of their own, `own`); anything else is read and resolved as written.
-    Either way before the arguments are evaluated."""
-    runners: dict = dict(own)
+    fast path of their own in `runners`); anything else is read and resolved as
+    written. Either way before the arguments are evaluated."""
     bound = types.MethodType
 
     def method(obj, name):
@@ -220,7 +232,6 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
                 return bound(runner, obj)
         return dispatch(aload(obj, name))
 
-    general = functools.partial(primitives.method_of, ctx, dispatch)
     entries = ctx.tag.store.entries
 
     def enclosed_by(outer_getattr: Callable, outer_general: Callable) -> Callable:
