@@ -127,6 +127,8 @@ class _Tagging(BodyTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         if len(node.targets) > 1:
             return self.chained(node)
+        if _pairwise(node):
+            return self.pairwise(node)
         node.value = self.visit(node.value)
         node.targets = [self.visit(t) for t in node.targets]
         return self.stored(node)
@@ -143,6 +145,25 @@ class _Tagging(BodyTransformer):
         for target in node.targets:
             single = ast.copy_location(
                 ast.Assign(targets=[self.visit(target)], value=name(temp, node)), node)
+            stored = self.stored(single)
+            out.extend(stored if isinstance(stored, list) else [stored])
+        return out
+
+    def pairwise(self, node: ast.Assign) -> list:
+        """`a, b = x, y`: `x`, then `y`, held, then stored into `a` and `b` in turn, as
+        CPython evaluates and stores them: no tuple is built to be unpacked (it would
+        go through the primitives that keep a container's items' metadata)."""
+        held = []
+        out = []
+        for value in node.value.elts:
+            self.chains += 1
+            temp = hidden(self.level, f"chain{self.chains}")
+            held.append(temp)
+            out.append(ast.copy_location(ast.Assign(targets=[name(temp, value, store=True)],
+                                                    value=self.visit(value)), value))
+        for target, temp in zip(node.targets[0].elts, held):
+            single = ast.copy_location(
+                ast.Assign(targets=[self.visit(target)], value=name(temp, target)), target)
             stored = self.stored(single)
             out.extend(stored if isinstance(stored, list) else [stored])
         return out
@@ -416,6 +437,16 @@ class _Tagging(BodyTransformer):
         super().visit_defaults(args)
         args.defaults = [self.helper("default", [d], d) for d in args.defaults]
         args.kw_defaults = [d and self.helper("default", [d], d) for d in args.kw_defaults]
+
+
+def _pairwise(node: ast.Assign) -> bool:
+    """Whether `node` assigns a display to names, item by item (`a, b = x, y`)."""
+    target, value = node.targets[0], node.value
+    return isinstance(target, (ast.Tuple, ast.List)) and \
+        isinstance(value, (ast.Tuple, ast.List)) and \
+        len(target.elts) == len(value.elts) and \
+        all(isinstance(t, ast.Name) for t in target.elts) and \
+        not any(isinstance(v, ast.Starred) for v in value.elts)
 
 
 def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:
