@@ -64,7 +64,7 @@ class Runtime:
         self.values: dict = {}  # the cells' values built so far, by stem
         self.parts: dict = {}  # what several cells' values are made of (`part`)
         self.cells: dict = {}  # hidden name -> the cell its bound code reads
-        self.layered: list = []  # (stem, declaration) of the cells built from the layer
+        self.layered: dict = {}  # stem -> declaration, of the cells built from the layer
         self.refilled: list = []  # (cell, stem) of those bound: refilled by `relayer`
         _code_swaps.watch(self)
 
@@ -229,7 +229,7 @@ class Runtime:
         if found is None:
             stem = _cell_name(identifier)
             found = self.cells[identifier] = types.CellType(self.value(stem))
-            if any(stem == built for built, _declared in self.layered):
+            if stem in self.layered:
                 self.refilled.append((found, stem))
         return found
 
@@ -245,7 +245,7 @@ class Runtime:
         found = self.values[stem] = declared.build(self, stem) if declared.family \
             else declared.build(self)
         if declared.per_layer:
-            self.layered.append((stem, declared))
+            self.layered[stem] = declared
         return found
 
     def declaration(self, stem: str) -> Any:
@@ -276,10 +276,10 @@ class Runtime:
         code was replaced since they were bound are bound anew."""
         self.layer = self.ctx.tag
         values, layered = self.values, self.layered
-        self.layered = []
-        for stem, _declared in layered:
+        self.layered = {}
+        for stem in layered:
             del values[stem]
-        for stem, declared in layered:
+        for stem, declared in layered.items():
             if stem not in values:  # (not built already, as a part of another)
                 self._build(stem, declared)
         for cell, stem in self.refilled:
