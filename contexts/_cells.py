@@ -41,6 +41,7 @@ def engine_cell(hidden: Any, stem: str) -> str:
 
 
 def _driven_by(runtime: Any, model: Callable) -> Callable:
+    """`model(iterator)` run as the context runs it (a generator's drive, delegation)."""
     dispatch = runtime.dispatch
     return lambda iterator: dispatch(model)(iterator)
 
