@@ -43,7 +43,7 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
         return Derivative(f)
     arrays_seen()
     _check_point(x, "D", f)
-    return jvp(f, (x,), (one_like(x),))[1]
+    return _derivative(f, (x,), (one_like(x),), overdub)[1]  # (what jvp checks, checked)
 
 
 def _D_inside(run_in: Callable) -> Callable:
@@ -228,13 +228,13 @@ def _called_with_list(f: Callable) -> Callable:
 
 
 def _tangents(result: Any, ctx: Any, f: Callable, run_in: Callable) -> Any:
-    if callable(result) and not is_number(rawest(untag(result, ctx))):
+    if is_number(rawest(untag(result, ctx))):
+        return tangent_of(result, ctx)
+    if callable(result):
         raise TypeError(
             f"{describe(f)} returned a function; derivatives of function-valued "
             "functions are not supported. Differentiate the value it computes instead: "
             "D(lambda x: f(x)(y), x0)")
-    if is_number(rawest(untag(result, ctx))):
-        return tangent_of(result, ctx)
     try:
         return run_in(ctx, tangents_of, result, ctx)
     except TypeError as error:

@@ -374,25 +374,27 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
         tangent, its general case, and the test of a value that is a constant to
         this derivative beyond the plain numbers (`_scalar_beneath`)."""
 
-        def unary(x=_ABSENT, *more, **kwargs):
-            if not (more or kwargs):
+        def unary(x=_ABSENT, /, *more):
+            if not more:
                 if type(x) is Tagged and x.tag is ctx.tag:
                     value = x.value
                     ans = f(value)
                     return tag(ans, d0(x.meta, ans, value))
                 if type(x) in SCALARS or beneath(x):  # `-0.1`: a constant
                     return f(x)
-            return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
+            return general(*(() if x is _ABSENT else (x, *more)))
 
-        return unary
+        return _named_as(unary, f)
 
     def built(f: Callable, d0: Callable, general: Callable, beneath: Callable) -> Callable:
         """The rule, and how a derivative enclosing it runs it: the primal and the
         tangent computed by the enclosing context's own rules (a tower's outer
         tangents follow), the rest native; and so on for one enclosing that one."""
-        return enclosed(rule(f, d0, general, beneath), lambda dispatch: built(
-            dispatch(f), dispatch(d0), _dispatched(dispatch, general), _scalar_beneath))
+        return enclosed(keywords(rule(f, d0, general, beneath), general),
+                        lambda dispatch: built(dispatch(f), dispatch(d0),
+                                               _dispatched(dispatch, general), _scalar_beneath))
 
+    keywords = _keywords_for(f)
     return built(f, d0, general, _no)
 
 
@@ -404,8 +406,8 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         tangent terms and their sum, its general case, and the test of an operand
         that is a constant to this derivative beyond the plain numbers."""
 
-        def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
-            if y is not _ABSENT and not (more or kwargs):
+        def binary(x=_ABSENT, y=_ABSENT, /, *more):
+            if y is not _ABSENT and not more:
                 mine = ctx.tag
                 x_mine = type(x) is Tagged and x.tag is mine
                 y_mine = type(y) is Tagged and y.tag is mine
@@ -425,9 +427,9 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                         return tag(ans, d1(y.meta, ans, x, vy))
                 elif (type(x) in SCALARS or beneath(x)) and (type(y) in SCALARS or beneath(y)):
                     return f(x, y)
-            return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
+            return general(*[a for a in (x, y) if a is not _ABSENT], *more)
 
-        return binary
+        return _named_as(binary, f)
 
     def built(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
               beneath: Callable) -> Callable:
@@ -435,11 +437,52 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         tangent terms and their sum computed by the enclosing context's own rules
         (a tower's outer tangents follow), the rest native; and so on for one
         enclosing that one."""
-        return enclosed(rule(f, d0, d1, add, general, beneath), lambda dispatch: built(
-            dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
-            _dispatched(dispatch, general), _scalar_beneath))
+        return enclosed(keywords(rule(f, d0, d1, add, general, beneath), general),
+                        lambda dispatch: built(
+                            dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
+                            _dispatched(dispatch, general), _scalar_beneath))
 
+    keywords = _keywords_for(f)
     return built(f, d0, d1, operator.add, general, _no)
+
+
+def _keywords_for(f: Callable) -> Callable:
+    """`(rule, general) -> what runs for f`: the rule itself where `f` takes its
+    arguments by position only (every operator, most of `math`), so that a call
+    pays for no dict of keywords; elsewhere the rule given a call without keywords
+    and `general` one with them (`pow(x, y, mod=m)`)."""
+    return _as_it_is if _positional_only(f) else _taking_keywords
+
+
+def _as_it_is(rule: Callable, general: Callable) -> Callable:
+    return rule
+
+
+def _taking_keywords(rule: Callable, general: Callable) -> Callable:
+    def with_keywords(*args, **kwargs):
+        return general(*args, **kwargs) if kwargs else rule(*args)
+
+    return with_keywords
+
+
+def _positional_only(f: Callable) -> bool:
+    """Whether `f` takes no argument by keyword (False when its signature is unknown)."""
+    try:
+        parameters = _signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL) for p in parameters)
+
+
+def _named_as(rule: Callable, f: Callable) -> Callable:
+    """`rule`, named as `f`: a call giving it keywords, which `f` takes none of, is
+    refused as `f`'s (`math.atan2() got some positional-only arguments passed as
+    keyword arguments`), and never runs with its arguments bound by those names."""
+    name = getattr(f, "__name__", None)
+    if name is not None:
+        module = getattr(f, "__module__", None)
+        rule.__name__, rule.__qualname__ = name, f"{module}.{name}" if module else name
+    return rule
 
 
 def _dispatched(dispatch: Callable, general: Callable) -> Callable:

@@ -130,8 +130,9 @@ def retag(ctx: Any) -> None:
     another run (its resolved callees and bound code kept) that must not confuse
     that run's values with an earlier one's. Reuse only a context that is idle
     (`contexts.layer.idle`): a generator of an earlier run would go on under the
-    fresh tag."""
-    ctx.tag = Tag(type(ctx).__name__)
+    fresh tag. The metadata types the old tag accepted are the context type's: the
+    new one starts with them (each is checked again when a context class changes)."""
+    ctx.tag = Tag(type(ctx).__name__, accepted=ctx.tag.accepted)
 
 
 def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
