@@ -464,6 +464,18 @@ def test_refusals_name_the_function_and_the_line(f, named):
     assert "test_ad_numpy.py" in str(raised.value)
 
 
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_a_refusal_inside_numpys_own_python_code_names_the_users_line():
+    def f(t):
+        return np.asmatrix(t * X)  # numpy's `matrix.__new__` is refused, in numpy's code
+
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(NonDifferentiableError, match="subclass of ndarray") as raised:
+        D(f, 1.0)
+    assert f"test_ad_numpy.py:{line} in f)" in str(raised.value)
+    assert "defmatrix" not in str(raised.value)
+
+
 with pytest.warns(PendingDeprecationWarning):
     MATRIX = np.matrix([[1.0, 2.0], [3.0, 4.0]])
 
