@@ -8,6 +8,8 @@
                                                    #     black, rosenbrock)
     python benchmarks/run.py --profile smooth:D3   # ... and one nesting level (D1..D4,
                                                    #     tagged1..tagged4)
+    python benchmarks/run.py --profile b:jvp       # ... and the NumPy rows: a, b (variants:
+                                                   #     ad, jvp, plain, floor)
 
 The run is a list of sections (`SECTIONS`); each is a function of the
 `Settings` returning `Table`s, so later layers (tagging, AD) add a function and
@@ -370,6 +372,16 @@ import ad_section  # noqa: E402
 ad_section.register(sys.modules[__name__])
 
 
+# Section: ad on NumPy (benchmarks/numpy_section.py) -----------------------------------------
+
+if importlib.util.find_spec("numpy") is not None:  # numpy is an optional extra
+    import numpy_section  # noqa: E402
+
+    numpy_section.register(sys.modules[__name__])
+else:
+    numpy_section = None
+
+
 # Output ----------------------------------------------------------------------------------
 
 def write_outputs(tables: list[Table], meta: dict) -> None:
@@ -399,7 +411,10 @@ def profile(spec: str) -> None:
                if label.lower().startswith(wanted.lower())]
     real = [label for label in ad_section.real_workloads()
             if label.lower().startswith(wanted.lower())]
-    if found:
+    arrays = numpy_section and numpy_section.profiled(wanted, variant)
+    if arrays is not None:  # e.g. a:ad, b:jvp
+        (label, fn), variant = arrays, "ad" if variant == "count" else variant
+    elif found:
         label, (f, args, kwargs) = next(iter(found.items()))
         fn = context_variants(f, args, kwargs)[0][variant]
     elif tagged:  # e.g. crazy:reused, object:fresh, object:no_tagging
@@ -420,7 +435,8 @@ def profile(spec: str) -> None:
         fn = ad_section.nesting_variants()[variant]
     else:
         have = [*context_workloads(), *tagging_section.tagging_workloads(),
-                *ad_section.ad_workloads(), *ad_section.real_workloads(), "smooth"]
+                *ad_section.ad_workloads(), *ad_section.real_workloads(), "smooth",
+                *(numpy_section.ROWS if numpy_section else ())]
         sys.exit(f"no workload starting with {wanted!r}; have: {have}")
     fn()
     runs = _calibrate(fn, 0.5)  # about half a second unprofiled: enough to see µs
