@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 
+import mpmath
 import pytest
 
 import ad
@@ -15,7 +16,7 @@ from ad import D
 from tests.examples import FOLDER, load
 from tests.test_seeds import documented_output
 
-NAMES = ["ad_seeds", "projectile", "newton", "property_test", "cli_demo"]
+NAMES = ["ad_seeds", "projectile", "newton", "least_squares", "property_test", "cli_demo"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -52,6 +53,37 @@ def test_newton_finds_the_closed_form_minimiser():
     assert 3 <= len(iterates) <= 12  # quadratic convergence, not a slow crawl
     with pytest.raises(ArithmeticError, match="not a minimum"):
         example.minimise(lambda x: -example.f(x), 2.0)
+
+
+def _mp_fit(times, values):
+    """The example's least-squares quadratic, in mpmath at the working precision."""
+    design = mpmath.matrix([[1, t, t * t] for t in times])
+    return mpmath.lu_solve(design.T * design, design.T * mpmath.matrix(values))
+
+
+def test_least_squares_sensitivities_match_mpmath():
+    example = load("least_squares")
+    times = [mpmath.mpf(float(t)) for t in example.TIMES]
+    values = [mpmath.mpf(float(v)) for v in example.VALUES]
+    k = example.K
+
+    def moved(which, x):
+        data = {"time": list(times), "value": list(values)}
+        data[which][k] = x
+        return _mp_fit(data["time"], data["value"])
+
+    with mpmath.workdps(40):
+        for which, f, x in [("value", example.fit_moving_value, values[k]),
+                            ("time", example.fit_moving_time, times[k])]:
+            exact = [float(mpmath.diff(lambda u, i=i: moved(which, u)[i], x)) for i in range(3)]
+            assert D(f, float(x)) == pytest.approx(exact, rel=1e-10, abs=1e-13)
+        every = example.jacobian(lambda v: example.fit(example.TIMES, v), example.VALUES)
+        design = mpmath.matrix([[1, t, t * t] for t in times])
+        hat = mpmath.inverse(design.T * design) * design.T  # d c / d y, exactly
+        assert every.shape == (3, len(times))
+        assert every.ravel().tolist() == pytest.approx(
+            [float(hat[i, j]) for i in range(3) for j in range(len(times))], rel=1e-10,
+            abs=1e-13)
 
 
 def test_the_property_tests_pass_under_pytest():
