@@ -118,3 +118,21 @@ def test_the_cli_demo_prints_what_the_command_line_finds():
     lines = documented_output("cli_demo").splitlines()
     assert lines[1].endswith(f"= {D(example.f, 1.0)!r}")
     assert float(lines[2].split(" = ")[1]) == pytest.approx(D(D(example.f))(1.0), rel=1e-14)
+
+
+def test_the_readme_numpy_example_prints_what_its_comments_say(tmp_path):
+    """README.md's NumPy section: its Python block, run as a file, prints what the
+    comments after its `print` calls say; its commands name files that exist."""
+    readme = (FOLDER.parent / "README.md").read_text()
+    section = readme[readme.index("\n## NumPy\n"):]
+    commands = section.split("```bash\n")[1].split("```")[0]
+    assert "pip install -q -e '.[numpy]'" in commands
+    scripts = [line.split()[1] for line in commands.splitlines() if " examples/" in line]
+    assert scripts and all((FOLDER.parent / script).is_file() for script in scripts)
+    block = section.split("```python\n")[1].split("```")[0]
+    said = [line.split("  # ")[1] for line in block.splitlines() if line.startswith("print(")]
+    (tmp_path / "readme_numpy.py").write_text(block)
+    run = subprocess.run([sys.executable, str(tmp_path / "readme_numpy.py")], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [line.split(":")[0] for line in said]
