@@ -112,7 +112,7 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
         raise ctx.refuse(refusal(f, "`out=` and `where=` leave parts of an array "
                                     "unwritten or written in place; use the result"))
     ans = f(*plain, **kwargs)
-    if isinstance(ans, table.numpy_module().ndarray) and window_of(ctx, f, ans) is not None:
+    if isinstance(ans, ndarray) and window_of(ctx, f, ans) is not None:
         return ans  # a view of an array with a tangent: its window is its tangent
     if rule.variadic is not None:
         return attach(ctx, f, ans, rule.variadic(tangents, ans, *plain, **kwargs))
@@ -156,11 +156,18 @@ def _ufunc() -> type:
 def _split(ctx: Any, f: Callable, args: tuple) -> tuple:
     """(plain arguments, their tangents: None where an argument has none)."""
     mine = ctx.tag
+    ndarray = table.numpy_module().ndarray
     plain, tangents = [], []
     for a in args:
         if type(a) is Tagged and a.tag is mine:
             plain.append(a.value)
             tangents.append(a.meta)
+        elif type(a) is ndarray:  # (`window_of`'s commonest case, inline)
+            plain.append(a)
+            try:
+                tangents.append(table.window(ctx, a))
+            except ValueError as error:
+                raise ctx.refuse(refusal(f, str(error))) from None
         else:
             plain.append(a)
             tangents.append(argument_tangent(ctx, f, a))
