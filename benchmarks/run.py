@@ -2,6 +2,7 @@
 
     python benchmarks/run.py            # full run (about 60 s), writes results
     python benchmarks/run.py --quick    # fewer repetitions, for a smoke check
+    python benchmarks/run.py --only numpy          # one section (printed, not written)
     python benchmarks/run.py --profile fib:count   # cProfile one workload/variant
     python benchmarks/run.py --profile w1:D        # ... also the ad workloads
     python benchmarks/run.py --profile black:D     # ... the real ones (rk4, perceptron,
@@ -453,6 +454,9 @@ def profile(spec: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds (smoke check)")
+    parser.add_argument("--only", metavar="SECTION",
+                        help="run only the sections whose name contains SECTION (e.g. "
+                             "numpy); prints, writes nothing")
     parser.add_argument("--no-write", action="store_true",
                         help="print only; do not write results.json or README.md")
     parser.add_argument("--profile", metavar="WORKLOAD:VARIANT",
@@ -465,7 +469,11 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings(options.quick)
     started = time.perf_counter()
     tables: list[Table] = []
-    for run_section in SECTIONS:
+    chosen = [run for run in SECTIONS if options.only is None or options.only in run.__name__]
+    if not chosen:
+        sys.exit(f"no section named like {options.only!r}; have: "
+                 f"{[run.__name__ for run in SECTIONS]}")
+    for run_section in chosen:
         new = run_section(settings)
         for table in new:
             print(table.text(), flush=True)
@@ -482,7 +490,7 @@ def main(argv: list[str] | None = None) -> None:
             "python": platform.python_version(), "platform": platform.platform(),
             "reps": settings.reps, "batch_seconds": settings.batch_seconds,
             "quick": settings.quick, "seconds": round(seconds, 1), "statistic": "min"}
-    if not options.no_write:
+    if not (options.no_write or options.only):
         write_outputs(tables, meta)
         print(f"wrote {RESULTS.relative_to(HERE.parent)} and "
               f"{README.relative_to(HERE.parent)}")
