@@ -3,8 +3,8 @@
     .venv/bin/python examples/tour.py
 
 Each example is also a script of its own, with its expected output written
-at its bottom. The property-based test needs hypothesis, from the test extra
-(the README's second command installs it).
+at its bottom. The property-based test needs hypothesis and the least-squares fit
+numpy, both from the test extra (the README's second command installs them).
 """
 
 import accumulate
