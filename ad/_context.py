@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
-from contexts.layer import enclosed
+from contexts.layer import dispatched, enclosed
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
@@ -92,7 +92,7 @@ class Differentiation(Context):
         otherwise `fallback`, which it runs, seeing every step. And so on for one
         enclosing that one."""
         receiver = _receiver(f)
-        general = _dispatched(dispatch, functools.partial(self.fallback, f))
+        general = dispatched(dispatch, functools.partial(self.fallback, f))
         if _own_way(f) is not None:
             return general
 
@@ -103,7 +103,7 @@ class Differentiation(Context):
                 return target(*args, **kwargs)
 
             return enclosed(fallback_enclosed, lambda outer: built(
-                outer(target), _dispatched(outer, general)))
+                outer(target), dispatched(outer, general)))
 
         return built(dispatch(f), general)
 
@@ -353,7 +353,7 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
         tangent computed by the enclosing context's own rules (a tower's outer
         tangents follow), the rest native; and so on for one enclosing that one."""
         return enclosed(rule(f, d0, general, beneath), lambda dispatch: built(
-            dispatch(f), dispatch(d0), _dispatched(dispatch, general), _scalar_beneath))
+            dispatch(f), dispatch(d0), dispatched(dispatch, general), _scalar_beneath))
 
     return built(f, d0, general, _no)
 
@@ -399,15 +399,9 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         enclosing that one."""
         return enclosed(rule(f, d0, d1, add, general, beneath), lambda dispatch: built(
             dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
-            _dispatched(dispatch, general), _scalar_beneath))
+            dispatched(dispatch, general), _scalar_beneath))
 
     return built(f, d0, d1, operator.add, general, _no)
-
-
-def _dispatched(dispatch: Callable, general: Callable) -> Callable:
-    """`general` as an enclosing context runs it, resolved when first needed (a
-    rule's general case is its rare one)."""
-    return lambda *args, **kwargs: dispatch(general)(*args, **kwargs)
 
 
 def _no(value: Any) -> bool:

@@ -21,7 +21,7 @@ import types
 from collections import deque
 from typing import Any, Callable
 
-from contexts.layer import GETTERS, SETTERS, enclosed, shortcut
+from contexts.layer import GETTERS, SETTERS, dispatched, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
@@ -122,14 +122,17 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
 
     def iterating(slow):
         """An `iter` cell: a `range`, or a plain list or tuple, as it is; anything else
-        to `slow`."""
+        to `slow`. A context enclosing this one runs the same test natively (what it
+        lets through is the iterable itself, which the enclosing context's own
+        `iter` then iterates), and `slow` as it runs it, seeing every step; and so
+        on for a context enclosing that one."""
         def iterate(iterable):
             kind = type(iterable)
             if kind is range or (kind is tuple or kind is list) and id(iterable) not in entries:
                 return iterable
             return slow(iterable)
 
-        return shortcut(iterate, slow)
+        return enclosed(iterate, lambda outer: iterating(dispatched(outer, slow)))
 
     paths = {"aload": (aload, getattr, slow_getattr),
              "astore": (astore, setattr, slow_setattr),
@@ -153,8 +156,9 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
 
     own = {} if claimed(list.append) else {(list, "append"): append}
     cells["method"] = _method_cell(ctx, dispatch, cells["aload"], claimed(getattr), own)
-    cells["iter"] = iterating(functools.partial(primitives.iterate, ctx, reported=True))
-    cells["quiet_iter"] = iterating(functools.partial(primitives.iterate, ctx))
+    for cell, slow in (("iter", functools.partial(primitives.iterate, ctx, reported=True)),
+                       ("quiet_iter", functools.partial(primitives.iterate, ctx))):
+        cells[cell] = shortcut(iterating(slow), slow)
     return cells
 
 
