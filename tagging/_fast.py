@@ -25,6 +25,7 @@ from contexts.layer import GETTERS, SETTERS, dispatched, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
+from tagging._enclosed import getattr_enclosed
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -134,16 +135,19 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
 
         return enclosed(iterate, lambda outer: iterating(dispatched(outer, slow)))
 
-    paths = {"aload": (aload, getattr, slow_getattr),
-             "astore": (astore, setattr, slow_setattr),
-             "iload": (iload, operator.getitem, slow_getitem),
-             "istore": (istore, operator.setitem, slow_setitem)}
+    # cell: (fast path, operation, its primitive, how an enclosing context runs it)
+    paths = {"aload": (aload, getattr, slow_getattr, getattr_enclosed),
+             "astore": (astore, setattr, slow_setattr, None),
+             "iload": (iload, operator.getitem, slow_getitem, None),
+             "istore": (istore, operator.setitem, slow_setitem, None)}
     cells = {}
-    for cell, (fast, operation, slow) in paths.items():
+    for cell, (fast, operation, slow, form) in paths.items():
         if claimed(operation):
             cells[cell] = functools.partial(_dispatched, dispatch, operation)
-        else:
+        elif form is None:
             cells[cell] = shortcut(fast, slow)
+        else:
+            cells[cell] = enclosed(shortcut(fast, slow), functools.partial(form, ctx))
 
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""

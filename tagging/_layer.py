@@ -23,6 +23,7 @@ import attrs
 
 from contexts.layer import Layer, hide_frames_from, is_running, nativecalls, precompile
 from tagging import _channels as channels
+from tagging import _enclosed as enclosing
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
@@ -68,8 +69,11 @@ class Tag(Layer):
         found = BUILTINS.get(key)
         if found is None:
             return None
-        return functools.partial(found, ctx, key) if isinstance(key, type) else \
-            functools.partial(found, ctx)
+        if isinstance(key, type):
+            return functools.partial(found, ctx, key)
+        if found in enclosing.FORMS:
+            return enclosing.primitive(found, ctx)
+        return functools.partial(found, ctx)
 
     def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
         """`f` given arguments without this tag. The call itself is not marked: in

@@ -1,0 +1,65 @@
+"""The heap primitives of a tagging context as a context enclosing it runs them.
+
+Run transformed by an enclosing context (a derivative of a derivative), a
+primitive's own bookkeeping (which slot keeps which metadata of this context)
+costs the enclosing context dozens of operations for each one, and its cost
+multiplies with every level of nesting. So each primitive here says how an
+enclosing context without hooks or passes runs it (`enclosed`): natively, its
+store read and written as at depth one, and the heap operation itself made
+through the enclosing context's resolution (`outer`), so the enclosing context
+keeps its own metadata of what is read or stored. Where the operation may run
+Python code (a property, a `__getattr__`), the general primitive runs, as the
+enclosing context runs it, seeing every step. Each built function says the same
+for a context enclosing that one: its callees resolved there in turn.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from contexts.layer import GETTERS, dispatched, enclosed, nativecalls
+from tagging import _heap as heap
+from tagging import _primitives as primitives
+from tagging._tagged import Tagged
+
+nativecalls(__name__, "heap", "GETTERS")
+
+
+def getattr_enclosed(ctx: Any, outer: Callable) -> Callable:
+    """`obj.name` (and `getattr(obj, name)`) of `ctx`, run natively by the context
+    whose resolution is `outer`: an attribute found without Python code, on an
+    object that is no tagged value, is read by that context's own `getattr` and
+    given `ctx`'s metadata of its slot."""
+    read = outer(getattr)
+    general = dispatched(outer, functools.partial(primitives.getattr_, ctx))
+
+    def load(obj, name, *default):
+        if not default and type(obj) is not Tagged:
+            route = GETTERS.get((type(obj), name))  # (route, check): see `getter_route`
+            if route is not None and route[0] is None and \
+                    (route[1] is None or route[1]()):
+                return heap.load_attribute(ctx.tag, obj, name, read(obj, name))
+        return general(obj, name, *default)
+
+    return enclosed(load, lambda further: getattr_enclosed(ctx, _through(further, outer)))
+
+
+def _through(further: Callable, outer: Callable) -> Callable:
+    """The resolution of a context enclosing the one `outer` resolves for: a callee
+    as the nearer one runs it, as the farther one runs that."""
+    return lambda f: further(outer(f))
+
+
+# The primitives (`_primitives.BUILTINS`' values) with a form of their own for an
+# enclosing context: `form(ctx, outer)`.
+FORMS: dict = {primitives.getattr_: getattr_enclosed}
+
+
+def primitive(found: Callable, ctx: Any) -> Callable:
+    """The primitive `found` of `ctx`, told the context (as a partial of it would
+    be), which a context enclosing `ctx` runs in its form of `FORMS`."""
+    def run(*args, **kwargs):
+        return found(ctx, *args, **kwargs)
+
+    return enclosed(run, lambda outer: FORMS[found](ctx, outer))
