@@ -16,6 +16,7 @@ for a context enclosing that one: its callees resolved there in turn.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Callable
 
 from contexts.layer import GETTERS, dispatched, enclosed, nativecalls
@@ -45,6 +46,22 @@ def getattr_enclosed(ctx: Any, outer: Callable) -> Callable:
     return enclosed(load, lambda further: getattr_enclosed(ctx, _through(further, outer)))
 
 
+def getitem_enclosed(ctx: Any, outer: Callable) -> Callable:
+    """`container[key]` of `ctx`, run natively by the context whose resolution is
+    `outer`: an exact list or tuple indexed by an int is read by that context's own
+    `operator.getitem` and given `ctx`'s metadata of its slot."""
+    read = outer(operator.getitem)
+    general = dispatched(outer, functools.partial(primitives.getitem, ctx))
+
+    def load(container, key):
+        kind = type(container)
+        if type(key) is int and (kind is list or kind is tuple):
+            return heap.load_item(ctx.tag, container, key, read(container, key))
+        return general(container, key)
+
+    return enclosed(load, lambda further: getitem_enclosed(ctx, _through(further, outer)))
+
+
 def _through(further: Callable, outer: Callable) -> Callable:
     """The resolution of a context enclosing the one `outer` resolves for: a callee
     as the nearer one runs it, as the farther one runs that."""
@@ -53,7 +70,7 @@ def _through(further: Callable, outer: Callable) -> Callable:
 
 # The primitives (`_primitives.BUILTINS`' values) with a form of their own for an
 # enclosing context: `form(ctx, outer)`.
-FORMS: dict = {primitives.getattr_: getattr_enclosed}
+FORMS: dict = {primitives.getattr_: getattr_enclosed, primitives.getitem: getitem_enclosed}
 
 
 def primitive(found: Callable, ctx: Any) -> Callable:

@@ -25,7 +25,7 @@ from contexts.layer import GETTERS, SETTERS, dispatched, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
-from tagging._enclosed import getattr_enclosed
+from tagging._enclosed import getattr_enclosed, getitem_enclosed
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -138,7 +138,7 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
     # cell: (fast path, operation, its primitive, how an enclosing context runs it)
     paths = {"aload": (aload, getattr, slow_getattr, getattr_enclosed),
              "astore": (astore, setattr, slow_setattr, None),
-             "iload": (iload, operator.getitem, slow_getitem, None),
+             "iload": (iload, operator.getitem, slow_getitem, getitem_enclosed),
              "istore": (istore, operator.setitem, slow_setitem, None)}
     cells = {}
     for cell, (fast, operation, slow, form) in paths.items():
