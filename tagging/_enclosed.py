@@ -21,7 +21,9 @@ from typing import Any, Callable
 
 from contexts.layer import GETTERS, dispatched, enclosed, nativecalls
 from tagging import _heap as heap
+from tagging import _markers as markers
 from tagging import _primitives as primitives
+from tagging._store import ABSENT
 from tagging._tagged import Tagged
 
 nativecalls(__name__, "heap", "GETTERS")
@@ -62,6 +64,28 @@ def getitem_enclosed(ctx: Any, outer: Callable) -> Callable:
     return enclosed(load, lambda further: getitem_enclosed(ctx, _through(further, outer)))
 
 
+def display_enclosed(marker: Callable) -> Callable:
+    """`[a, b]` (`marker` is `display_list`) or `(a, b)` (`display_tuple`) of a
+    context, as the context whose resolution is `outer` runs it: the items, this
+    context's tag taken off, displayed by that context's own display, and this
+    context's metadata of each recorded for its slot of what that gives."""
+    def form(ctx: Any, outer: Callable) -> Callable:
+        build = outer(marker)
+
+        def display(*items):
+            tag = ctx.tag
+            pairs = [heap.split(item, tag) for item in items]
+            made = build(*[value for value, _ in pairs])
+            for index, (value, meta) in enumerate(pairs):
+                if meta is not ABSENT:
+                    heap.record(tag, made, index, value, meta)
+            return made
+
+        return enclosed(display, lambda further: form(ctx, _through(further, outer)))
+
+    return form
+
+
 def _through(further: Callable, outer: Callable) -> Callable:
     """The resolution of a context enclosing the one `outer` resolves for: a callee
     as the nearer one runs it, as the farther one runs that."""
@@ -70,7 +94,9 @@ def _through(further: Callable, outer: Callable) -> Callable:
 
 # The primitives (`_primitives.BUILTINS`' values) with a form of their own for an
 # enclosing context: `form(ctx, outer)`.
-FORMS: dict = {primitives.getattr_: getattr_enclosed, primitives.getitem: getitem_enclosed}
+FORMS: dict = {primitives.getattr_: getattr_enclosed, primitives.getitem: getitem_enclosed,
+               primitives.display_list: display_enclosed(markers.display_list),
+               primitives.display_tuple: display_enclosed(markers.display_tuple)}
 
 
 def primitive(found: Callable, ctx: Any) -> Callable:
