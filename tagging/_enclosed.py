@@ -86,6 +86,28 @@ def display_enclosed(marker: Callable) -> Callable:
     return form
 
 
+def built_from(ctx: Any, outer: Callable, cls: type) -> Callable:
+    """`list(items)` or `tuple(items)` of `ctx` (`cls`), run natively by the context
+    whose resolution is `outer`: of an exact list or tuple, that context's own
+    `cls(items)` (its metadata of each element follows it), given `ctx`'s metadata
+    of each element by position; anything else by the general primitive."""
+    build = outer(cls)
+    general = dispatched(outer, functools.partial(primitives.BUILTINS[cls], ctx, cls))
+
+    def construct(*args, **kwargs):
+        if len(args) == 1 and not kwargs:
+            items, = args
+            kind = type(items)
+            if kind is list or kind is tuple:
+                made = build(items)
+                heap.copy_slots(ctx.tag, items, made)
+                return made
+        return general(*args, **kwargs)
+
+    return enclosed(construct,
+                    lambda further: built_from(ctx, _through(further, outer), cls))
+
+
 def _through(further: Callable, outer: Callable) -> Callable:
     """The resolution of a context enclosing the one `outer` resolves for: a callee
     as the nearer one runs it, as the farther one runs that."""
@@ -96,13 +118,15 @@ def _through(further: Callable, outer: Callable) -> Callable:
 # enclosing context: `form(ctx, outer)`.
 FORMS: dict = {primitives.getattr_: getattr_enclosed, primitives.getitem: getitem_enclosed,
                primitives.display_list: display_enclosed(markers.display_list),
-               primitives.display_tuple: display_enclosed(markers.display_tuple)}
+               primitives.display_tuple: display_enclosed(markers.display_tuple),
+               primitives.from_list: built_from, primitives.tuple_from: built_from}
 
 
-def primitive(found: Callable, ctx: Any) -> Callable:
-    """The primitive `found` of `ctx`, told the context (as a partial of it would
-    be), which a context enclosing `ctx` runs in its form of `FORMS`."""
+def primitive(found: Callable, ctx: Any, *leading: Any) -> Callable:
+    """The primitive `found` of `ctx`, told the context and `leading` (the class of
+    a constructor's), as a partial of them would be, which a context enclosing
+    `ctx` runs in its form of `FORMS`."""
     def run(*args, **kwargs):
-        return found(ctx, *args, **kwargs)
+        return found(ctx, *leading, *args, **kwargs)
 
-    return enclosed(run, lambda outer: FORMS[found](ctx, outer))
+    return enclosed(run, lambda outer: FORMS[found](ctx, outer, *leading))

@@ -69,11 +69,10 @@ class Tag(Layer):
         found = BUILTINS.get(key)
         if found is None:
             return None
-        if isinstance(key, type):
-            return functools.partial(found, ctx, key)
+        leading = (key,) if isinstance(key, type) else ()
         if found in enclosing.FORMS:
-            return enclosing.primitive(found, ctx)
-        return functools.partial(found, ctx)
+            return enclosing.primitive(found, ctx, *leading)
+        return functools.partial(found, ctx, *leading)
 
     def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
         """`f` given arguments without this tag. The call itself is not marked: in
