@@ -115,7 +115,7 @@ def _through(further: Callable, outer: Callable) -> Callable:
 
 
 # The primitives (`_primitives.BUILTINS`' values) with a form of their own for an
-# enclosing context: `form(ctx, outer)`.
+# enclosing context: `form(ctx, outer, *leading)` (`leading`: a constructor's class).
 FORMS: dict = {primitives.getattr_: getattr_enclosed, primitives.getitem: getitem_enclosed,
                primitives.display_list: display_enclosed(markers.display_list),
                primitives.display_tuple: display_enclosed(markers.display_tuple),
