@@ -1513,3 +1513,24 @@ def test_closures_run_natively_are_not_kept_alive_either(make_context):
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 0
     assert overdub(ctx, sourceless_closures, 1)  # and the context still works
+
+
+class _Stacks:
+    def stack(self):
+        return [3]
+
+
+def _calls_stack(stacks):
+    return stacks.stack()
+
+
+def test_a_method_named_stack_is_a_call_the_context_sees():
+    # (only `inspect.stack()` itself needs its caller's frame and runs natively)
+    seen = []
+
+    class Seeing(Context):
+        def prehook(self, f, *args, **kwargs):
+            seen.append(getattr(f, "__qualname__", None))
+
+    assert overdub(Seeing(), _calls_stack, _Stacks()) == [3]
+    assert "_Stacks.stack" in seen
