@@ -18,7 +18,7 @@ from contexts.layer import enclosed, nativecalls
 from tagging import tag, untag
 from tagging.layer import rawest
 
-from ad._array_points import columns_shaped, copied, seed, shaped, unit
+from ad._array_points import columns_shaped, copied, is_array, seed, shaped, tangent_out, unit
 from ad._array_points import is_point as is_array_point
 from ad._context import numpy_seen as arrays_seen
 from ad._errors import describe
@@ -231,6 +231,8 @@ def _called_with_list(f: Callable) -> Callable:
 def _tangents(result: Any, ctx: Any, f: Callable, run_in: Callable) -> Any:
     if is_number(rawest(untag(result, ctx))):
         return tangent_of(result, ctx)
+    if run_in is overdub and is_array(result):  # no derivative encloses this one
+        return tangent_out(ctx, result)  # natively: no second run in the context
     if callable(result):
         raise TypeError(
             f"{describe(f)} returned a function; derivatives of function-valued "

@@ -35,8 +35,10 @@ def numpy_module() -> Any:
 
 def owner(array: Any) -> Any:
     """The array that owns `array`'s memory (itself when it owns it)."""
-    ndarray = numpy_module().ndarray
     base = array.base
+    if base is None:  # the commonest case, first
+        return array
+    ndarray = numpy_module().ndarray
     while isinstance(base, ndarray):
         array, base = base, base.base
     return array

@@ -28,6 +28,7 @@ bookkeeping stays native (`_array_table`).
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any, Callable
 
 from contexts import recurse
@@ -39,7 +40,7 @@ from ad import _array_table as table
 from ad._errors import describe, no_rule, refusal
 from ad._rules import RULES, Constant, Jvp, Model, Refused, rule_of
 
-nativecalls(__name__, "table")
+nativecalls(__name__, "table", "sys")  # `sys.getrefcount`: see `attach`
 
 # Filled when numpy is first seen (`seen`), by `ad/_rules/numpy.py`:
 ITEM_HANDLERS: dict = {}  # Differentiation.item_handlers: ndarray -> `_array_items`' handler
@@ -111,10 +112,16 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
         raise ctx.refuse(refusal(f, "`out=` and `where=` leave parts of an array "
                                     "unwritten or written in place; use the result"))
     ans = f(*plain, **kwargs)
-    if isinstance(ans, table.numpy_module().ndarray) and window_of(ctx, f, ans) is not None:
+    if isinstance(ans, ndarray) and window_of(ctx, f, ans) is not None:
         return ans  # a view of an array with a tangent: its window is its tangent
     if rule.variadic is not None:
         return attach(ctx, f, ans, rule.variadic(tangents, ans, *plain, **kwargs))
+    return attach(ctx, f, ans, _summed(ctx, f, rule, tangents, ans, plain, kwargs))
+
+
+def _summed(ctx: Any, f: Callable, rule: Jvp, tangents: list, ans: Any, plain: list,
+            kwargs: dict) -> Any:
+    """The sum of the jvp terms of the arguments with a tangent (None: none)."""
     tangent = None
     for index, g in enumerate(tangents):
         if g is None:
@@ -126,7 +133,7 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
         term = None if jvp is None else jvp(g, ans, *plain, **kwargs)
         if term is not None:
             tangent = term if tangent is None else tangent + term
-    return attach(ctx, f, ans, tangent)
+    return tangent
 
 
 def _subclass_operator(ctx: Any, f: Callable, args: tuple) -> Any:
@@ -149,11 +156,18 @@ def _ufunc() -> type:
 def _split(ctx: Any, f: Callable, args: tuple) -> tuple:
     """(plain arguments, their tangents: None where an argument has none)."""
     mine = ctx.tag
+    ndarray = table.numpy_module().ndarray
     plain, tangents = [], []
     for a in args:
         if type(a) is Tagged and a.tag is mine:
             plain.append(a.value)
             tangents.append(a.meta)
+        elif type(a) is ndarray:  # (`window_of`'s commonest case, inline)
+            plain.append(a)
+            try:
+                tangents.append(table.window(ctx, a))
+            except ValueError as error:
+                raise ctx.refuse(refusal(f, str(error))) from None
         else:
             plain.append(a)
             tangents.append(argument_tangent(ctx, f, a))
@@ -201,7 +215,8 @@ def carried(ctx: Any, args: tuple, kwargs: dict) -> bool:
 def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
     """`ans` with `tangent` (None: none): an array gets a buffer (or, a view of an
     owner without one, its window in a fresh zero buffer of the owner); a number is
-    tagged."""
+    tagged. A tangent that nothing else holds (see `_adoptable`) is the buffer
+    itself, not copied into one."""
     if tangent is None:
         return ans
     numpy = table.numpy_module()
@@ -211,6 +226,10 @@ def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
         if not table.carries(ans.dtype):
             raise ctx.refuse(refusal(f, f"its result is an array of {ans.dtype}, which "
                                         "carries no derivative; compute in floats"))
+        # (inline: a call would hold `tangent` once more; 2 is this name and the argument)
+        if sys.getrefcount(tangent) == 2 and _adoptable(numpy, tangent, ans):
+            table.register(ctx, ans, tangent)
+            return ans
         buffer = numpy.empty_like(ans)
         buffer[...] = tangent
         try:
@@ -227,6 +246,17 @@ def attach(ctx: Any, f: Callable, ans: Any, tangent: Any) -> Any:
     if isinstance(tangent, numpy.ndarray):
         tangent = tangent.reshape(())[()]
     return tag(ans, ctx, type(ans)(tangent))
+
+
+def _adoptable(numpy: Any, tangent: Any, ans: Any) -> bool:
+    """Whether `tangent`, an array that nothing but the runner holds (a jvp term the
+    rule just made: no argument's tangent, no constant of a rule, no view, since
+    each of those is held elsewhere too), can be `ans`'s tangent buffer as it is:
+    it owns its memory, is writeable, and is laid out as `ans`, which owns its own."""
+    return type(tangent) is numpy.ndarray and tangent.base is None and \
+        tangent.flags.writeable and tangent.dtype == ans.dtype and \
+        tangent.shape == ans.shape and tangent.strides == ans.strides and \
+        ans.base is None
 
 
 def _in_place(ctx: Any, f: Callable, a: Any, b: Any) -> Any:

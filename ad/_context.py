@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
-from contexts.layer import enclosed
+from contexts.layer import dispatched, enclosed
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
@@ -112,7 +112,7 @@ class Differentiation(Context):
         otherwise `fallback`, which it runs, seeing every step. And so on for one
         enclosing that one."""
         receiver = _receiver(f)
-        general = _dispatched(dispatch, functools.partial(self.fallback, f))
+        general = dispatched(dispatch, functools.partial(self.fallback, f))
         if _own_way(f) is not None:
             return general
 
@@ -123,7 +123,7 @@ class Differentiation(Context):
                 return target(*args, **kwargs)
 
             return enclosed(fallback_enclosed, lambda outer: built(
-                outer(target), _dispatched(outer, general)))
+                outer(target), dispatched(outer, general)))
 
         return built(dispatch(f), general)
 
@@ -393,7 +393,7 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
         tangents follow), the rest native; and so on for one enclosing that one."""
         return enclosed(keywords(rule(f, d0, general, beneath), general),
                         lambda dispatch: built(dispatch(f), dispatch(d0),
-                                               _dispatched(dispatch, general), _scalar_beneath))
+                                               dispatched(dispatch, general), _scalar_beneath))
 
     keywords = _keywords_for(f)
     return built(f, d0, general, _no)
@@ -441,7 +441,7 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         return enclosed(keywords(rule(f, d0, d1, add, general, beneath), general),
                         lambda dispatch: built(
                             dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
-                            _dispatched(dispatch, general), _scalar_beneath))
+                            dispatched(dispatch, general), _scalar_beneath))
 
     keywords = _keywords_for(f)
     return built(f, d0, d1, operator.add, general, _no)
@@ -484,12 +484,6 @@ def _named_as(rule: Callable, f: Callable) -> Callable:
         module = getattr(f, "__module__", None)
         rule.__name__, rule.__qualname__ = name, f"{module}.{name}" if module else name
     return rule
-
-
-def _dispatched(dispatch: Callable, general: Callable) -> Callable:
-    """`general` as an enclosing context runs it, resolved when first needed (a
-    rule's general case is its rare one)."""
-    return lambda *args, **kwargs: dispatch(general)(*args, **kwargs)
 
 
 def _no(value: Any) -> bool:

@@ -41,15 +41,16 @@ def in_library(filename: str) -> bool:
 
 
 def call_site() -> str:
-    """`file.py:12 in f`: the innermost frame of the user's code (past the standard
-    library's, such as `threading`'s, when the user's own code called it)."""
+    """`file.py:12 in f`: the innermost frame of the user's code, past the standard
+    library's (`threading`'s) and numpy's own Python code (`np.asmatrix` refused
+    inside numpy's `matrix.__new__`) when the user's own code called it."""
     frame = sys._getframe(1)
     found = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not in_library(filename):
             here = f"{filename}:{frame.f_lineno} in {frame.f_code.co_name}"
-            if not _in_standard_library(filename):
+            if not (_in_standard_library(filename) or _in_numpy(filename)):
                 return here
             found = found or here
         frame = frame.f_back
@@ -58,6 +59,13 @@ def call_site() -> str:
 
 def _in_standard_library(filename: str) -> bool:
     return filename.startswith(_STANDARD_LIBRARY) and not filename.startswith(_INSTALLED)
+
+
+def _in_numpy(filename: str) -> bool:
+    """Whether `filename` is numpy's own Python code (numpy imported, never by us)."""
+    numpy = sys.modules.get("numpy")
+    home = getattr(numpy, "__file__", None)
+    return home is not None and filename.startswith(os.path.dirname(home) + os.sep)
 
 
 def refusal(f: Callable, why: str) -> NonDifferentiableError:

@@ -84,9 +84,20 @@ class Runtime:
         if kind is types.BuiltinFunctionType and _bound_to_an_object(f):
             return self._bound_builtin(f)
         target = self.resolve(f, primitives=True)
-        if isinstance(f, _CACHEABLE) and _identity_hashed(f):
+        if isinstance(f, _CACHEABLE) and _identity_hashed(f) or self._claimed_as_itself(f):
             self.resolved[f] = target
         return target
+
+    def _claimed_as_itself(self, f: Callable) -> bool:
+        """Whether `f`, a callable object of another type (a numpy ufunc), is a key of
+        the primitive tables: resolved once, as a function is, since the table pins it
+        already and a change to the table makes the profile stale (a new runtime)."""
+        if type(f).__hash__ is not object.__hash__:
+            return False
+        try:
+            return bool(self.profile.primitives.get(f))
+        except TypeError:
+            return False
 
     def forget(self, f: types.FunctionType) -> None:
         """Resolve `f` afresh when next called (its `__code__` was replaced, in a run

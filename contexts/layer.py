@@ -40,7 +40,7 @@ from contexts._context import Layer, NoMetaData
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
-from contexts._marks import enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
+from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
                               reversed_sequence, zip_)
@@ -61,7 +61,7 @@ __all__ = [
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "zip_",
     "merge_order",
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
-    "enclosed",
+    "enclosed", "dispatched",
     # contexts reused between runs, each run with a fresh layer; whether one runs
     "idle", "kept", "is_running",
     "precompile",

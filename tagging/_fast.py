@@ -28,10 +28,11 @@ import types
 from collections import deque
 from typing import Any, Callable
 
-from contexts.layer import GETTERS, SETTERS, enclosed, shortcut
+from contexts.layer import GETTERS, SETTERS, dispatched, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
+from tagging._enclosed import getattr_enclosed, getitem_enclosed
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -50,10 +51,15 @@ def _claimed(runtime: Any, operation: Callable) -> bool:
 
 
 def _fast_or_claimed(runtime: Any, operation: Callable, fast: Callable,
-                     slow: Callable) -> Callable:
+                     slow: Callable, form: Callable | None = None) -> Callable:
+    """The cell of `operation`: `fast`, a shortcut of its primitive `slow`, which a
+    context enclosing this one runs as `form(ctx, outer)` says (`_enclosed`), if
+    given; what the context's dispatch finds where the user claims `operation`."""
     if _claimed(runtime, operation):
         return functools.partial(_dispatched, runtime.dispatch, operation)
-    return shortcut(fast, slow)
+    if form is None:
+        return shortcut(fast, slow)
+    return enclosed(shortcut(fast, slow), functools.partial(form, runtime.ctx))
 
 
 def attribute_load(runtime: Any) -> Callable:
@@ -81,7 +87,7 @@ def attribute_load(runtime: Any) -> Callable:
                 wrap(tag, value, found[1])
         return heap.load_attribute(tag, obj, name, value)
 
-    return _fast_or_claimed(runtime, getattr, aload, slow_getattr)
+    return _fast_or_claimed(runtime, getattr, aload, slow_getattr, getattr_enclosed)
 
 
 def attribute_store(runtime: Any) -> Callable:
@@ -139,7 +145,7 @@ def item_load(runtime: Any) -> Callable:
             return heap.load_item(tag, container, key, value)
         return value
 
-    return _fast_or_claimed(runtime, operator.getitem, iload, slow_getitem)
+    return _fast_or_claimed(runtime, operator.getitem, iload, slow_getitem, getitem_enclosed)
 
 
 def item_store(runtime: Any) -> Callable:
@@ -169,19 +175,25 @@ def item_store(runtime: Any) -> Callable:
 def iteration(runtime: Any, reported: bool) -> Callable:
     """The cell `iter` (`reported`: hooks see its `iter` call), or `quiet_iter`: a
     `range`, or a plain list or tuple, as it is; anything else to the general
-    primitive."""
+    primitive. A context enclosing this one runs the same test natively (what it
+    lets through is the iterable itself, which the enclosing context's own `iter`
+    then iterates), and the primitive as it runs it, seeing every step; and so on
+    for a context enclosing that one. The tag is the context's when called."""
     ctx = runtime.ctx
     slow = functools.partial(primitives.iterate, ctx, reported=reported) \
         if reported else functools.partial(primitives.iterate, ctx)
 
-    def iterate(iterable):
-        kind = type(iterable)
-        if kind is range or (kind is tuple or kind is list) and \
-                id(iterable) not in ctx.tag.store.entries:  # the tag's when called
-            return iterable
-        return slow(iterable)
+    def iterating(general):
+        def iterate(iterable):
+            kind = type(iterable)
+            if kind is range or (kind is tuple or kind is list) and \
+                    id(iterable) not in ctx.tag.store.entries:
+                return iterable
+            return general(iterable)
 
-    return shortcut(iterate, slow)
+        return enclosed(iterate, lambda outer: iterating(dispatched(outer, general)))
+
+    return shortcut(iterating(slow), slow)
 
 
 def method_call(runtime: Any) -> Callable:

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import attrs
 
 from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
+from tagging import _enclosed as enclosing
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
@@ -65,8 +66,10 @@ class Tag(Layer):
         found = BUILTINS.get(key)
         if found is None:
             return None
-        return functools.partial(found, ctx, key) if isinstance(key, type) else \
-            functools.partial(found, ctx)
+        leading = (key,) if isinstance(key, type) else ()
+        if found in enclosing.FORMS:
+            return enclosing.primitive(found, ctx, *leading)
+        return functools.partial(found, ctx, *leading)
 
     def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
         """`f` given arguments without this tag. The call itself is not marked: in

@@ -215,6 +215,22 @@ def test_in_place_operators_whose_operand_is_the_target_itself():
     assert np.allclose(D(D(f), 2.0), 2 * X * X + np.array([0.0, 2.0, 2.0]), rtol=1e-15)
 
 
+def test_a_result_whose_tangent_is_an_arguments_keeps_a_tangent_of_its_own():
+    # np.positive's and np.asarray's jvps hand back the argument's tangent itself, and a
+    # linear rule may hand back a constant of its own: an in-place update of the result
+    # must not reach the argument's tangent (the runner adopts only a term nobody holds)
+    def f(t):
+        a = t * X
+        b = np.positive(a)
+        c = a + 0.0
+        b += a          # b's tangent becomes 2 X; a's stays X
+        c *= t          # c = t^2 X; a's tangent stays X
+        return np.array([np.sum(a), np.sum(b), np.sum(c)])
+
+    s = float(np.sum(X))
+    assert np.allclose(D(f, 2.0), [s, 2 * s, 4 * s], rtol=1e-15)
+
+
 def test_a_plain_write_zeroes_the_tangent_it_overwrites():
     def f(t):
         z = t * np.ones(3)
@@ -462,6 +478,18 @@ def test_refusals_name_the_function_and_the_line(f, named):
     with pytest.raises(NonDifferentiableError, match=named) as raised:
         D(f, 1.0)
     assert "test_ad_numpy.py" in str(raised.value)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_a_refusal_inside_numpys_own_python_code_names_the_users_line():
+    def f(t):
+        return np.asmatrix(t * X)  # numpy's `matrix.__new__` is refused, in numpy's code
+
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(NonDifferentiableError, match="subclass of ndarray") as raised:
+        D(f, 1.0)
+    assert f"test_ad_numpy.py:{line} in f)" in str(raised.value)
+    assert "defmatrix" not in str(raised.value)
 
 
 with pytest.warns(PendingDeprecationWarning):
