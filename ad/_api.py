@@ -55,6 +55,7 @@ def _D_inside(run_in: Callable) -> Callable:
         check_callable(f, "D")
         if x is _MISSING:
             return Derivative(f)
+        arrays_seen()
         _check_point(rawest(x), "D", f)
         return _derivative(f, (x,), (one_like(rawest(x)),), run_in)[1]
 
@@ -122,8 +123,8 @@ def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable,
                 copy: Callable = copied) -> tuple:
     """`(f(*primals), its derivative)`: `f` run by `run_in(ctx, f, *args)` (`overdub`)
     in a context taken with a fresh tag, the primals tagged with their tangents (an
-    array's given a buffer made by `copy`)."""
-    arrays_seen()
+    array's given a buffer made by `copy`). The caller has checked the points, after
+    `arrays_seen()`."""
     ctx = take(f)
     try:
         result = run_in(ctx, f, *[seed(ctx, x, t, copy) if is_array_point(x) else

@@ -56,7 +56,8 @@ class Differentiation(Context):
     def begin(self) -> None:
         """Forget the previous run's refusal and memo (see `ad._pool`): a context
         is reused, with a fresh tag, for many derivatives."""
-        self.refused = None
+        if self.refused is not None:  # (a write runs attrs' `__setattr__`, in Python)
+            self.refused = None
         self.__dict__.pop("_memo", None)
         self.__dict__.pop("arrays", None)
 

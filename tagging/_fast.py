@@ -1,7 +1,11 @@
 """Fast paths of the commonest heap operations, for one tagging context.
 
-Each is the value of a hidden cell (`_layer.TAGGING_CELLS`), built from a runtime
-of the context, for its tag, when code naming it is bound.
+Each is the value of a hidden cell (`_cells.TAGGING_CELLS`), built from a runtime
+of the context when code naming it is bound, and kept from one tag of the context
+to the next: `astore`, `iload` and `istore` hold the tag's store and are built
+again for a fresh tag; `aload`, `iter` and `method`, called in nearly every run,
+read the tag from the context when called (an attribute read a call), so a fresh
+tag builds nothing for them.
 
 `obj.name`, `obj.name = v`, `c[k]` and `c[k] = v` are what tagged code does
 most, and iterating (or splatting) a container. The tagging pass writes them
@@ -61,8 +65,6 @@ def _fast_or_claimed(runtime: Any, operation: Callable, fast: Callable,
 def attribute_load(runtime: Any) -> Callable:
     """The cell `aload`: `obj.name`."""
     ctx = runtime.ctx
-    tag = ctx.tag
-    entries = tag.store.entries
     getters = GETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
 
@@ -71,6 +73,8 @@ def attribute_load(runtime: Any) -> Callable:
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
+        tag = ctx.tag  # read when called (`Cell.per_layer`)
+        entries = tag.store.entries
         if not entries:
             return value
         namespace = getattr(obj, "__dict__", None)
@@ -174,15 +178,16 @@ def iteration(runtime: Any, reported: bool) -> Callable:
     primitive. A context enclosing this one runs the same test natively (what it
     lets through is the iterable itself, which the enclosing context's own `iter`
     then iterates), and the primitive as it runs it, seeing every step; and so on
-    for a context enclosing that one."""
-    entries = runtime.ctx.tag.store.entries
-    slow = functools.partial(primitives.iterate, runtime.ctx, reported=reported) \
-        if reported else functools.partial(primitives.iterate, runtime.ctx)
+    for a context enclosing that one. The tag is the context's when called."""
+    ctx = runtime.ctx
+    slow = functools.partial(primitives.iterate, ctx, reported=reported) \
+        if reported else functools.partial(primitives.iterate, ctx)
 
     def iterating(general):
         def iterate(iterable):
             kind = type(iterable)
-            if kind is range or (kind is tuple or kind is list) and id(iterable) not in entries:
+            if kind is range or (kind is tuple or kind is list) and \
+                    id(iterable) not in ctx.tag.store.entries:
                 return iterable
             return general(iterable)
 
@@ -193,25 +198,24 @@ def iteration(runtime: Any, reported: bool) -> Callable:
 
 def method_call(runtime: Any) -> Callable:
     """The cell `method` (what `o.m(...)` calls). What it resolves is the runtime's,
-    kept for the next tag (`_method_parts`); the tag's own are `aload` and the fast
-    path of `xs.append(v)`."""
+    kept from one tag to the next (`_method_parts`); it and the fast path of
+    `xs.append(v)` read the tag when called."""
     ctx = runtime.ctx
-    tag = ctx.tag
-    record = tag.store.record
     runners, general, claims_getattr, claims_append = runtime.part(
         "method", lambda: _method_parts(runtime))
 
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
+        tag = ctx.tag
         if type(value) is Tagged and value.tag is tag:
             inner = value.value
             container.append(inner)
-            record(container, len(container) - 1, rawest(inner), value.meta)
+            tag.store.record(container, len(container) - 1, rawest(inner), value.meta)
         else:
             container.append(value)
 
     if not claims_append:
-        runners[(list, "append")] = append  # (one tag at a time: the context is idle)
+        runners[(list, "append")] = append
     return _method_cell(ctx, runtime.dispatch, runtime.value("aload"), claims_getattr,
                         runners, general)
 
@@ -244,8 +248,6 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
                 return bound(runner, obj)
         return dispatch(aload(obj, name))
 
-    entries = ctx.tag.store.entries
-
     def enclosed_by(outer_getattr: Callable, outer_general: Callable) -> Callable:
         """`method` as a context enclosing this one runs it (a derivative of a
         derivative): a module's function (`math.sin`), with no metadata here, read by
@@ -253,6 +255,7 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
         by the general path, which the enclosing context runs, seeing every step.
         And so on for a context enclosing that one."""
         def method_enclosed(obj, name):
+            entries = ctx.tag.store.entries
             if type(obj) is types.ModuleType and name in obj.__dict__ and \
                     id(obj) not in entries and id(obj.__dict__) not in entries:
                 found = outer_getattr(obj, name)

@@ -210,7 +210,7 @@ def test_a_fresh_tag_rebuilds_every_layer_cell_that_was_built_and_only_those():
     before = {name: cell.cell_contents for name, cell in runtime.cells.items()}
     old_tag = ctx.tag
     layered = {s for s in stems if TAGGING_CELLS.find(s) and TAGGING_CELLS.find(s).per_layer}
-    assert {"gload", "aload", "method", "iter", "yielded"} <= layered
+    assert {"astore", "iload", "istore", "yielded"} <= layered
     retag(ctx)
     assert runtime_of(ctx) is runtime  # reused: relayered, not rebuilt
     for name, cell in runtime.cells.items():
@@ -221,6 +221,24 @@ def test_a_fresh_tag_rebuilds_every_layer_cell_that_was_built_and_only_those():
             assert not _reaches(cell.cell_contents, _parts(old_tag)), stem
         else:
             assert cell.cell_contents is before[name], stem
+
+
+def test_a_cell_kept_for_a_fresh_tag_holds_no_tag_and_reads_it_when_called():
+    """The cells every run calls (`gload`, `aload`, `iter`, `method`) are kept from one
+    tag to the next: none may hold a tag or its store, the old one or the new one,
+    for the context's next derivative would read the old tag's metadata through it."""
+    ctx = enabletagging(Context(), corpus.heap)
+    runtime, stems = _written(ctx)
+    kept = {s for s in stems if not (TAGGING_CELLS.find(s) and TAGGING_CELLS.find(s).per_layer)}
+    assert {"gload", "aload", "method", "iter"} <= kept
+    tags = [ctx.tag]
+    retag(ctx)
+    runtime_of(ctx)
+    tags.append(ctx.tag)
+    for name, cell in runtime.cells.items():
+        if _stem(name) in kept:
+            for tag in tags:
+                assert not _reaches(cell.cell_contents, _parts(tag), depth=6), name
 
 
 def test_a_fresh_context_builds_only_the_cells_its_code_names():
