@@ -75,8 +75,16 @@ def refusal(f: Callable, why: str) -> NonDifferentiableError:
 
 
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
-    """The error for a call that would drop a derivative: register a rule."""
+    """The error for a call that would drop a derivative: register a rule. A numpy
+    function is differentiated by ad's own numpy tables or not at all (numpy's code,
+    Python or C, is never run in the context), so its way out is to write the step
+    with numpy functions that have rules; `ad.rule` takes numbers, not arrays."""
     name = describe(f)
+    if name.startswith("numpy.") and not why:
+        return refusal(f, f"{name} has no derivative rule in ad's NumPy tables, and it "
+                          "received a value carrying a derivative; write this step with "
+                          "NumPy functions that have rules (the README's NumPy section "
+                          "lists them)")
     reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
                      "value carrying a derivative (itself or in a container), which it "
                      "would turn into a plain number or keep where the derivative is lost")

@@ -480,6 +480,17 @@ def test_refusals_name_the_function_and_the_line(f, named):
     assert "test_ad_numpy.py" in str(raised.value)
 
 
+@pytest.mark.parametrize("f", [lambda t: np.polyfit(X, t * X, 1),  # numpy's Python
+                               lambda t: np.linalg.pinv(t * np.eye(2))])  # and its C
+def test_a_numpy_function_with_no_rule_says_to_use_ruled_ones_not_ad_rule(f):
+    """`ad.rule` takes numbers, not arrays: the way out of a numpy function with no rule
+    is the ruled numpy functions, and nothing says it "runs in C" when it is Python."""
+    with pytest.raises(NonDifferentiableError, match="no derivative rule in ad's NumPy "
+                                                     "tables") as raised:
+        D(f, 1.0)
+    assert "ad.rule" not in str(raised.value) and "runs in C" not in str(raised.value)
+
+
 @pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 def test_a_refusal_inside_numpys_own_python_code_names_the_users_line():
     def f(t):
