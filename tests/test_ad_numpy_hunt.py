@@ -411,3 +411,17 @@ def test_array_methods_of_a_numpy_scalar_are_refused_never_zero(method):
     f = module_of(source_of(["s = np.float64(t * 2.0)"], f"s.{method}")).f
     with pytest.raises(NonDifferentiableError):
         D(f, 1.0)
+
+
+@pytest.mark.parametrize("result", [
+    "np.clip(a, a_min=-0.5, a_max=0.5)", "np.clip(a, min=-0.5, max=0.5)",
+    "a.clip(max=0.5)", "np.clip(a)", "np.clip(a, t, 0.0)", "np.clip(a, -t, 0.5 * t)",
+    "np.clip(0.4 * a, t - 1.5, t * 0.0)"])
+def test_clip_is_told_by_its_answer(result):
+    """Bounds by keyword, no bounds, and a lower bound above the upper one (numpy
+    then answers the upper): the rule read positional bounds only (a TypeError
+    naming its own helper) and, with the bounds crossed, gave the lower bound's
+    tangent where numpy answers the upper."""
+    f = module_of(source_of(["a = t * np.array([0.3, -0.7, 1.1])"], result)).f
+    want, agreement = richardson(f, 1.0)
+    assert agreement < 1e-7 and close(D(f, 1.0), want), (D(f, 1.0), want)

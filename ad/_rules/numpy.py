@@ -168,13 +168,24 @@ def _tolist(x):
     return [_tolist(row) for row in x]
 
 
-def _clip_inside(g, ans, a, lo, hi, **kw):
-    inside = True
-    if lo is not None:
-        inside = inside & (a >= lo)
+def _clip_inside(g, ans, a, *bounds, **kw):
+    """`clip`'s tangent in `a`: `g` where the answer is `a` itself. Told by the
+    answer, not the bounds, so bounds given by keyword (`max=`, `a_max=`) or none,
+    and a lower bound above the upper one (numpy then answers the upper), are right."""
+    return np.where(np.equal(ans, a), g, g * 0)
+
+
+def _clip_lower(g, ans, a, lo, hi=None, **kw):
+    """The lower bound's tangent where it is the answer (the upper one, applied
+    last, wins a tie between them)."""
+    taken = np.logical_and(np.equal(ans, lo), np.not_equal(ans, a))
     if hi is not None:
-        inside = inside & (a <= hi)
-    return np.where(inside, g, g * 0)
+        taken = np.logical_and(taken, np.not_equal(ans, hi))
+    return np.where(taken, g, g * 0)
+
+
+def _clip_upper(g, ans, a, lo, hi, **kw):
+    return np.where(np.logical_and(np.equal(ans, hi), np.not_equal(ans, a)), g, g * 0)
 
 
 def _sum(g, ans, x, *args, **kw):
@@ -250,8 +261,7 @@ defjvp(_named(_view, "ndarray.view"), linear_in(_view, 0))
 defjvp(_named(_astype, "ndarray.astype"), lambda g, ans, x, dtype, *args, **kw: g.astype(ans.dtype))
 defjvp(np.where, None, lambda g, ans, c, x, y: np.where(c, g, g * 0),
        lambda g, ans, c, x, y: np.where(c, g * 0, g))
-defjvp(np.clip, _clip_inside, lambda g, ans, a, lo, hi, **kw: np.where(a < lo, g, g * 0),
-       lambda g, ans, a, lo, hi, **kw: np.where(a > hi, g, g * 0))
+defjvp(np.clip, _clip_inside, _clip_lower, _clip_upper)
 
 # Constructors from differentiated values
 defmodel(np.array, _array)
