@@ -339,7 +339,7 @@ _arrays.METHOD_MODELS.update({
     "dot": lambda a, b: np.dot(a, b),
     "conj": lambda a: np.conjugate(a),
     "conjugate": lambda a: np.conjugate(a),
-    "clip": lambda a, *args, **kw: np.clip(a, *args, **kw),
+    "clip": lambda a, min=None, max=None, **kw: np.clip(a, min, max, **kw),  # noqa: A002
     "take": lambda a, *args, **kw: np.take(a, *args, **kw),
     "repeat": lambda a, *args, **kw: np.repeat(a, *args, **kw),
     "argmax": lambda a, *args, **kw: np.argmax(a, *args, **kw),
