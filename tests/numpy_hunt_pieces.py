@@ -7,9 +7,9 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ad import D
+from ad import D, jvp
 
-__all__ = ["np", "math", "copy", "D", "Box", "Slot", "G", "as_strided", "passthrough",
+__all__ = ["np", "math", "copy", "D", "jvp", "Box", "Slot", "G", "as_strided", "passthrough",
            "yielded", "Vector", "Held"]
 
 G = None  # a module global a program stores an array into and reads back
