@@ -618,3 +618,16 @@ def test_writes_through_overlapping_strided_views_are_right():
 def test_methods_the_sweep_cannot_call_are_refused(f):
     with pytest.raises(NonDifferentiableError):
         D(f, 1.0)
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: (t * _SQUARE).ravel(order="F"), lambda t: (t * _SQUARE).flatten(order="F"),
+    lambda t: (t * _SQUARE).copy(order="F"), lambda t: (t * _SQUARE).reshape((9,), order="F"),
+    lambda t: (t * _SQUARE).dot(_SQUARE, out=np.empty((3, 3))),
+    lambda t: (t * _SQUARE).dot(_SQUARE),
+], ids=["ravel", "flatten", "copy", "reshape", "dot out", "dot"])
+def test_methods_take_their_keywords(f):
+    """`a.ravel(order="F")`, `a.flatten(order=...)`, `a.copy(order=...)` and
+    `a.dot(b, out=...)` raised a TypeError naming the model's lambda, where the
+    plain call runs: each is now right or refused."""
+    assert right_or_refused(f)
