@@ -429,3 +429,24 @@ def test_clip_is_told_by_its_answer(result):
     f = module_of(source_of(["a = t * np.array([0.3, -0.7, 1.1])"], result)).f
     want, agreement = richardson(f, 1.0)
     assert agreement < 1e-7 and close(D(f, 1.0), want), (D(f, 1.0), want)
+
+
+@pytest.mark.parametrize("body, result", [
+    (["a = np.zeros(3)", "b = np.asarray(memoryview(a))", "a[0] = t * 2"], "b * 1.0"),
+    (["a = np.zeros(3)", "b = np.frombuffer(a.data)", "a[1] = t"], "b * 1.0"),
+    (["a = np.zeros(3)", "b = np.asarray(memoryview(a))", "b[2] = t * t"], "a"),
+])
+def test_arrays_made_over_a_memoryview_are_windows_of_their_base(body, result):
+    """An array made of a memoryview of another (`np.asarray(memoryview(a))`,
+    `np.frombuffer(a.data)`) has the memoryview as its base, not an ndarray: it was
+    taken for an owner of its own, and derivative 0 came out."""
+    f = module_of(source_of(body, result)).f
+    want, agreement = richardson(f, 1.3)
+    assert agreement < 1e-7 and np.any(want) and close(D(f, 1.3), want)
+
+
+def test_a_view_over_a_memoryview_that_reinterprets_the_bytes_is_refused():
+    f = module_of(source_of(["a = np.zeros(4)", "b = np.frombuffer(a, dtype=np.float32)",
+                             "a[0] = t"], "b.astype(float)")).f
+    with pytest.raises(NonDifferentiableError, match="reinterprets"):
+        D(f, 1.3)
