@@ -450,3 +450,15 @@ def test_a_view_over_a_memoryview_that_reinterprets_the_bytes_is_refused():
                              "a[0] = t"], "b.astype(float)")).f
     with pytest.raises(NonDifferentiableError, match="reinterprets"):
         D(f, 1.3)
+
+
+def test_a_copy_is_laid_out_as_numpy_lays_it_out():
+    """`a.T.copy()` is C-ordered (ndarray.copy's default), and `np.copy` of a view
+    keeps its layout ("K"): the method ran `np.copy`, so a reshape of the copy was a
+    copy under `D` and a view in the plain call, and a write through it was lost."""
+    for copy in ("a.copy()", "np.copy(a)", "copy.copy(a)", "a.copy(order='F')"):
+        body = ["a = t * np.arange(1.0, 10.0).reshape(3, 3)", "a = a.T", f"a = {copy}",
+                "v = a.reshape(-1)[1:]", "v *= t"]
+        f = module_of(source_of(body, "a")).f
+        want, agreement = richardson(f, 1.2)
+        assert agreement < 1e-7 and close(D(f, 1.2), want), copy

@@ -330,7 +330,7 @@ _arrays.METHOD_MODELS.update({
     "reshape": lambda a, *shape, **kw: np.reshape(a, shape[0] if len(shape) == 1 else shape, **kw),
     "ravel": lambda a, *args, **kw: np.ravel(a, *args, **kw),
     "flatten": lambda a, *args, **kw: np.copy(np.ravel(a, *args, **kw)),
-    "copy": lambda a, *args, **kw: np.copy(a, *args, **kw),
+    "copy": lambda a, order="C": np.copy(a, order=order),  # (np.copy's default is "K")
     "transpose": lambda a, *axes: np.transpose(a, axes[0] if len(axes) == 1 else axes or None),
     "swapaxes": lambda a, *args: np.swapaxes(a, *args),
     "squeeze": lambda a, *args, **kw: np.squeeze(a, *args, **kw),
