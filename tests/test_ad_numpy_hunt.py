@@ -184,7 +184,10 @@ def view_write(draw, shape):
                "a = a.copy()\nv = as_strided(a.reshape(-1), (1,), (8,))\nv *= t",
                "a = a.copy()\nv = a.reshape(-1)\ns = as_strided(v, (max(v.size - 1, 0), 2), (8, 8))\n"
                "a = a * (1.0 + np.sum(s))",
-               "a = a.copy()\nv = a.reshape(-1)\nv.fill(t)\na = a + v.sum()"]
+               "a = a.copy()\nv = a.reshape(-1)\nv.fill(t)\na = a + v.sum()",
+               "a = a.copy()\na.reshape(-1)[-1] = 0.5",       # constant writes: the
+               "a = a.copy()\na[a < 0.1] = 0.0",              # tangent there is 0
+               "a = a.copy()\nw = a.reshape(-1)\nw[::2] = 1.5"]
     if len(shape) >= 1:
         choices += ["a = a.copy()\na.T[0] = t * a.T[-1]",
                     "a = a.copy()\nv = a[:1]\nv[...] = 2.0\nv *= t"]
