@@ -157,6 +157,14 @@ def _item(x, *index):
 _PYTHON_TYPE = {"f": float, "c": complex, "i": int, "u": int, "b": bool}
 
 
+def _set_dtype(x, dtype):
+    """numpy 2.5's `a._set_dtype(d)` (its `as_strided` calls it): `a.dtype = d`, run in
+    the context: keeping the dtype changes nothing; a view that reinterprets the
+    bytes is refused where its derivative is read."""
+    if np.dtype(dtype) != x.dtype:
+        x.dtype = dtype
+
+
 def _fill(x, value):
     """`a.fill(v)`: a write of `v` into every element, run in the context."""
     x[...] = value
@@ -356,7 +364,7 @@ _arrays.METHOD_MODELS.update({
     "cumprod": lambda a, *args, **kw: np.cumprod(a, *args, **kw),
     "var": lambda a, *args, **kw: np.var(a, *args, **kw),
     "std": lambda a, *args, **kw: np.std(a, *args, **kw),
-    "fill": _fill,
+    "fill": _fill, "_set_dtype": _set_dtype,
     "item": _item, "tolist": _tolist,
     "__copy__": lambda a: np.copy(a),
     "__deepcopy__": lambda a, memo=None: np.copy(a),
