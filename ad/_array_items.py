@@ -77,9 +77,13 @@ class ArrayItems:
     def setattr(ctx: Any, array: Any, name: str, value: Any) -> None:
         """`a.real = v`, `a.imag = v`: a write into the view; `a.shape = s`: the same
         memory, whose windows follow; anything else (`a.flat = v`, `a.dtype = d`)
-        runs on constants and is refused where a derivative is involved."""
+        runs on constants and is refused where a derivative is involved; `a.dtype = d`
+        that keeps the dtype (as numpy's `as_strided` does) changes nothing."""
         if name in ("real", "imag"):
             ArrayItems.setitem(ctx, getattr(array, name), Ellipsis, value)
+            return
+        if name == "dtype" and not carries_metadata(value, ctx) and \
+                table.numpy_module().dtype(value) == array.dtype:
             return
         if name != "shape" and (carries_tangent(ctx, array) or carries_metadata(value, ctx)):
             raise ctx.refuse(refusal(setattr, f"assigning an ndarray's `{name}` given a "

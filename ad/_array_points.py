@@ -60,6 +60,12 @@ def tangent_out(ctx: Any, array: Any) -> Any:
     return numpy.array(window)
 
 
+def fresh(x: Any) -> Any:
+    """A copy of the point `x`, laid out as it is (run in the context, so that an
+    enclosing derivative's tangent of `x` is the copy's too)."""
+    return table.numpy_module().copy(x, order="K")
+
+
 def unit(x: Any, index: int) -> Any:
     """The direction of `x`'s element `index` (in C order): zeros, and a one there."""
     direction = table.numpy_module().zeros_like(x)

@@ -34,14 +34,44 @@ def numpy_module() -> Any:
 
 
 def owner(array: Any) -> Any:
-    """The array that owns `array`'s memory (itself when it owns it)."""
+    """The array that owns `array`'s memory (itself when it owns it). A base that is
+    not an ndarray but exports one's memory (the `DummyArray` of numpy's
+    `as_strided`, a memoryview of an array) is seen through: its views are windows
+    of that array's buffer too."""
     base = array.base
     if base is None:  # the commonest case, first
         return array
     ndarray = numpy_module().ndarray
-    while isinstance(base, ndarray):
+    while base is not None:
+        if not isinstance(base, ndarray):
+            base = _exported(array, base)
+            if base is None:
+                break
         array, base = base, base.base
     return array
+
+
+def _exported(array: Any, base: Any) -> Any:
+    """The ndarray whose memory `base`, a buffer object under `array`, exports, or None."""
+    inner = exporter_of(base)
+    if inner is not None and numpy_module().may_share_memory(array, inner):
+        return inner
+    return None
+
+
+def exporter_of(value: Any) -> Any:
+    """The ndarray whose memory `value` exports, if it is such an object: a memoryview
+    of an ndarray, or an object with an `__array_interface__` and that array as its
+    `base` (numpy's `as_strided` makes its view of one); else None."""
+    numpy = numpy_module()
+    if isinstance(value, memoryview):
+        inner = value.obj
+    elif hasattr(type(value), "__array_interface__") or \
+            "__array_interface__" in getattr(value, "__dict__", ()):
+        inner = getattr(value, "base", None)
+    else:
+        return None
+    return inner if isinstance(inner, numpy.ndarray) else None
 
 
 def _of(ctx: Any) -> "Tangents":

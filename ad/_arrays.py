@@ -75,6 +75,14 @@ def is_array_function(f: Callable) -> bool:
 _ARRAY_HOMES = ("numpy.", "ad._rules.numpy", "ad._rules._array")
 
 
+def holds_array_numbers(value: Any) -> bool:
+    """Whether `value` is an ndarray or an iterator over one (`x.flat`): what a
+    numpy scalar's method or attribute gives (`x.reshape(-1)`, `x.flat`), whose
+    numbers a derivative would ride on."""
+    numpy = table.numpy_module()
+    return numpy is not None and isinstance(value, (numpy.ndarray, numpy.flatiter))
+
+
 def takes_arrays(args: tuple, kwargs: dict) -> bool:
     ndarray = table.numpy_module().ndarray
     return any(isinstance(a, ndarray) for a in args) or bool(kwargs) and any(
@@ -175,15 +183,21 @@ def _split(ctx: Any, f: Callable, args: tuple) -> tuple:
 
 
 def argument_tangent(ctx: Any, f: Callable, value: Any) -> Any:
-    """The tangent of a plain argument: an array's window; a container's that holds
-    a tangent is refused (the rules take arrays: a model unpacks lists)."""
+    """The tangent of a plain argument: an array's window; a container's or an
+    object's that holds a tangent is refused (the rules take arrays: a model unpacks
+    lists; numpy would call an object's methods in C, outside the derivative:
+    `np.ones(2) + box` calls `box.__radd__` on each element)."""
     numpy = table.numpy_module()
     if isinstance(value, numpy.ndarray):
         return window_of(ctx, f, value)
-    if isinstance(value, (list, tuple, dict)) and carries_metadata(value, ctx):
+    if table.exporter_of(value) is not None:
+        return None  # `as_strided`'s: the array made of it is a view, whose window it has
+    if carries_metadata(value, ctx):
+        way_out = "make it an array first (np.array(...))" if isinstance(
+            value, (list, tuple, dict)) else "numpy would call its methods in C, outside " \
+            "the derivative; compute with the numbers it holds"
         raise ctx.refuse(no_rule(f, f"{describe(f)} was given a {type(value).__name__} "
-                                    "holding values carrying a derivative; make it an "
-                                    "array first (np.array(...))"))
+                                    f"holding values carrying a derivative; {way_out}"))
     return None
 
 

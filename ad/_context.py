@@ -34,7 +34,7 @@ from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_me
 
 from ad._array_items import NOT_HANDLED
 from ad._array_items import foreign as foreign_array_call
-from ad._arrays import ITEM_HANDLERS, is_array_function, takes_arrays
+from ad._arrays import ITEM_HANDLERS, holds_array_numbers, is_array_function, takes_arrays
 from ad._arrays import call as call_array
 from ad._arrays import seen as arrays_seen
 from ad._crossings import CROSSINGS, crossing
@@ -755,6 +755,6 @@ def _numeric(result: Any) -> bool:
     """Whether a foreign call's result holds numbers that a derivative would ride on."""
     if isinstance(result, (bytes, bytearray, memoryview)) or is_number(result):
         return True
-    if isinstance(result, array.array):
+    if isinstance(result, array.array) or holds_array_numbers(result):
         return True
     return isinstance(result, (tuple, list)) and any(_numeric(item) for item in result)

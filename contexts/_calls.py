@@ -41,6 +41,7 @@ from contexts._visit import BodyTransformer
 
 SEEN = "ovd_seen"  # attribute of an `ast.Call` that hooks see in a quiet body
 FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
+_FRAMED = "ovd_framed"  # a call of an attribute named `stack`, its callee wrapped in `framed`
 # Callees recognised by name; a pass must leave their names as written.
 CALLER_NAMES = FRAME_NAMES | {"super"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
@@ -179,7 +180,8 @@ class _Calls(ImplicitMixin):
             return node
         func = node.func
         if isinstance(func, ast.Name) and func.id in FRAME_NAMES and _needs_frame(node) or (
-                isinstance(func, ast.Attribute) and func.attr in FRAME_ATTRIBUTES):
+                isinstance(func, ast.Attribute) and func.attr in FRAME_ATTRIBUTES) or \
+                getattr(node, _FRAMED, False):
             return self.frame_sensitive(node)
         if _is_bare_super(node):
             if self.scoped_supers is None:
@@ -194,9 +196,14 @@ class _Calls(ImplicitMixin):
 
     def frame_sensitive(self, node: ast.Call) -> ast.expr:
         setattr(node, NATIVE, True)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "stack":
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "stack" or \
+                getattr(node, _FRAMED, False):
             # `inspect.stack()` needs the caller's frame; `np.stack(...)` is an
-            # ordinary call: which one it is, is known when it runs (`_cells.framed`)
+            # ordinary call: which one it is, is known when it runs (`_cells.framed`).
+            # The call is left alone at this level only: a context running this code
+            # wraps the callee in its own `framed` in turn, and so sees `np.stack`.
+            setattr(node, NATIVE, self.level)
+            setattr(node, _FRAMED, True)
             node.func = call(name(engine_cell(self.hidden, "framed"), node), [node.func],
                              node, native=True)
             return node

@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import gc
 import inspect
+import sys
 import types
 import weakref
 from collections import deque
@@ -193,6 +194,23 @@ def bound_to(ctx: Any, call_back: Any, function: Any) -> Any:
     for running in enclosing(ctx):
         function = functools.partial(running._runtime.transformed(call_back), function)
     return function
+
+
+def on_death(ctx: Any, call_back: Any, callback: Any) -> Any:
+    """What a weak reference made in `ctx` calls when its object dies: `callback` in
+    the context (`bound_to`), or `callback` itself once the interpreter is finalizing.
+    Objects kept to the end die while modules are torn down, the engine's among them
+    (their globals already None): no context runs then, and running the engine's code
+    would only raise there."""
+    in_context = bound_to(ctx, call_back, callback)
+    finalizing = sys.is_finalizing
+
+    def dying(ref: Any) -> Any:
+        if finalizing():
+            return callback(ref)
+        return in_context(ref)
+
+    return dying
 
 
 def never_dies(obj: Any) -> bool:

@@ -739,9 +739,10 @@ def weakref_ref(cls, obj, callback=None, /):
     code (the engine's tables) then run Python code there, and the process crashes
     (SIGSEGV) at exit.
     """
-    if support.never_dies(obj):
+    if support.never_dies(obj) or not native.callable(callback):
         return support.foreign(contextslot(), cls, obj, callback)
-    return support.foreign(contextslot(), cls, obj, _callable_in_context(callback))
+    return support.foreign(contextslot(), cls, obj,
+                           support.on_death(contextslot(), call_back, callback))
 
 
 def create_function(method, self, name, narg, func, *, deterministic=False):

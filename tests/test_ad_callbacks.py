@@ -702,6 +702,33 @@ def test_a_weak_reference_to_a_static_type_keeps_its_callback():
     assert made[0].__callback__ is callback
 
 
+def test_a_weak_reference_calling_back_at_interpreter_exit_runs_its_callback_natively(
+        monkeypatch):
+    """An object kept to the end dies while the modules are torn down, the engine's
+    among them (their globals None): its callback then runs as given, not through the
+    engine, which could only raise there ("Exception ignored ... 'NoneType' object has
+    no attribute 'FunctionType'" at the end of a test run)."""
+    import contexts._runtime
+
+    kept, called, finalizing = [], [], []
+    monkeypatch.setattr(sys, "is_finalizing", lambda: bool(finalizing))
+
+    class Key:
+        pass
+
+    def f(x):
+        key = Key()
+        kept.append((key, weakref.ref(key, called.append)))
+        return x * 3
+
+    assert D(f, 0.7) == 3
+    key, ref = kept[0]
+    finalizing.append(True)
+    monkeypatch.setattr(contexts._runtime, "types", None)  # as module teardown leaves it
+    ref.__callback__(ref)
+    assert called == [ref]
+
+
 SINGLEDISPATCH_THEN_EXIT = """
 import functools
 import gc

@@ -25,6 +25,7 @@ number types.
 
 import copy
 import math
+import sys
 import weakref
 from fractions import Fraction
 
@@ -69,20 +70,29 @@ def outcome(f, x):
 
 
 def assert_as_at_depth_one(law, f, x):
-    """`D(law(f), x)` is `D(f, x)`: the same number of the same type, or an error of
-    the same type (a refusal stays a refusal, and nothing else becomes one)."""
+    """`D(law(f), x)` is `D(f, x)`: the same number of the same type (an ndarray:
+    the same numbers bitwise, of the same dtype and shape), or an error of the same
+    type (a refusal stays a refusal, and nothing else becomes one)."""
     expected = outcome(f, x)
     if law is times_an_inner_variable and not isinstance(expected, Exception):
-        if not isinstance(expected, _NUMBERS):
-            pytest.skip("f(x) * u needs f(x) to be a number")
+        if not isinstance(expected, _NUMBERS) and not _is_array(expected):
+            pytest.skip("f(x) * u needs f(x) to be a number or an array")
         expected = expected * 1  # times u's value, as the rule does: (inf+0j) * 1 is (inf+nanj)
     got = outcome(law(f), x)
     if isinstance(expected, Exception):
         assert type(got) is type(expected), (expected, got)
+    elif _is_array(expected):
+        assert _is_array(got) and got.dtype == expected.dtype and \
+            got.tobytes() == expected.tobytes() and got.shape == expected.shape, (expected, got)
     else:
         assert not isinstance(got, Exception), (expected, got)
         assert numbers.same(got, expected) if isinstance(got, _NUMBERS) else \
             got == expected and type(got) is type(expected), (expected, got)
+
+
+def _is_array(value):
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and type(value) is numpy.ndarray
 
 
 # The real-code suite and the C entry points ---------------------------------------
@@ -120,6 +130,42 @@ def test_a_c_entry_point_inside_an_inner_derivative_is_as_at_depth_one(name, law
 @given(test_ad_hunt.steps_strategy, test_ad_hunt.points, st.sampled_from(list(LAWS.values())))
 def test_random_programs_inside_an_inner_derivative_are_as_at_depth_one(steps, x, law):
     assert_as_at_depth_one(law, test_ad_hunt.program(steps), x)
+
+
+# The random numpy programs of the numpy hunt, and the numpy tests' functions --------
+
+def _numpy_hunt():
+    pytest.importorskip("numpy")
+    from tests import test_ad_numpy_hunt
+    return test_ad_numpy_hunt
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data(), st.sampled_from(list(LAWS.values())))
+def test_random_numpy_programs_inside_an_inner_derivative_are_as_at_depth_one(data, law):
+    hunt = _numpy_hunt()
+    body, result = data.draw(hunt.programs(max_steps=4))
+    t = data.draw(hunt.points)
+    with hunt.np.errstate(all="ignore"):
+        assert_as_at_depth_one(law, hunt.module_of(hunt.source_of(body, result)).f, t)
+
+
+def _numpy_subjects():
+    """The programs of PyTorch's view cases (`test_ad_numpy_views.CASES`)."""
+    try:
+        from tests import test_ad_numpy_views as views
+    except pytest.skip.Exception:  # numpy is not installed
+        return []
+    hunt = _numpy_hunt()
+    return [pytest.param(hunt.module_of(hunt.source_of(body, result)).f, id=name)
+            for name, (body, result) in views.CASES.items()]
+
+
+@laws
+@pytest.mark.parametrize("f", _numpy_subjects())
+@pytest.mark.parametrize("x", [1.3, 2.0])
+def test_numpy_views_inside_an_inner_derivative_are_as_at_depth_one(f, x, law):
+    assert_as_at_depth_one(law, f, x)
 
 
 # Subjects of the other test files, and the laws' own finds: (source, f, point) ----------

@@ -444,3 +444,190 @@ def test_every_numpy_function_is_right_or_refused(name):
         assert got.shape == numeric.shape, name
         assert np.allclose(got, numeric, rtol=1e-4, atol=1e-5, equal_nan=True), \
             (name, got, numeric)
+
+
+# ---------------------------------------------------------------------------
+# the sweep, further: ndarray methods, ufunc methods, numpy.linalg, numpy.fft,
+# numpy.random and the stride tricks, each given a value carrying a derivative:
+# right (a central difference of numpy's own agrees) or refused, never a wrong number
+
+_METHOD_ARGS = [(), (0,), (1,), (-1,), ((-1,),), (0, 1), (np.float64,), ([0, 1],),
+                ((2, 2),), (0.5,)]
+_SQUARE = np.array([[0.52, 0.21, 0.13], [0.33, 0.91, 0.44], [0.27, 0.61, 0.83]])
+
+
+def _numeric_part(value):
+    """What of a result a derivative is compared on: its floats, flattened (a
+    non-numeric result, `None` of a method that works in place, counts as 0)."""
+    if isinstance(value, (tuple, list)):
+        parts = [_numeric_part(v) for v in value]
+        return np.concatenate(parts) if parts else np.zeros(0)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (np.ndarray, float, complex, np.number)):
+        return np.zeros(1)
+    value = np.asarray(value)
+    if value.dtype.kind not in "fc":
+        return np.zeros(value.size)
+    return np.ravel(value).astype(complex)
+
+
+def right_or_refused(f, point=1.0):
+    """`D(f, point)` is refused, or agrees with a central difference of `f`'s
+    numbers (`_numeric_part`); False where the plain `f` cannot run."""
+    try:
+        with np.errstate(all="ignore"):
+            f(point)
+    except Exception:  # noqa: BLE001 (numpy takes no such call)
+        return False
+    try:
+        derivative = D(lambda t: np.concatenate([_numeric_part(f(t))]), point)
+    except NonDifferentiableError:
+        return True
+    h = 1e-6
+    with np.errstate(all="ignore"):
+        numeric = (_numeric_part(f(point + h)) - _numeric_part(f(point - h))) / (2 * h)
+    assert np.allclose(derivative, numeric, rtol=1e-4, atol=1e-5, equal_nan=True), \
+        (derivative, numeric)
+    return True
+
+
+def _with_receiver(name, base, args):
+    """`a.name(*args)` for `a = t * base`, and `a` after it (a method may write it)."""
+    def f(t):
+        a = t * base
+        found = getattr(a, name)
+        return (found(*args) if callable(found) else found), a
+    return f
+
+
+_METHODS = sorted(name for name in dir(np.ndarray) if not name.startswith("_") or name in (
+    "__copy__", "__deepcopy__", "__array__", "__abs__", "__neg__", "__pos__", "__matmul__",
+    "__mul__", "__pow__", "__getitem__", "__setitem__", "__iadd__", "__imul__", "__round__"))
+
+
+@pytest.mark.parametrize("name", _METHODS)
+@pytest.mark.filterwarnings("ignore")
+def test_every_ndarray_method_is_right_or_refused(name):
+    tried = [right_or_refused(_with_receiver(name, base, args))
+             for base in (np.array([0.31, 0.72, 0.43]), _SQUARE[:2, :2].copy())
+             for args in _METHOD_ARGS]
+    assert any(tried) or name in _NO_PLAIN_CALL, name
+
+
+# methods whose arguments the sweep does not make (a file, a device, choices, a
+# field's dtype and value): their refusals are tested by name below
+_NO_PLAIN_CALL = {"choose", "dump", "setfield", "to_device", "tofile"}
+
+
+_BINARY_UFUNCS = sorted(name for name in dir(np) if isinstance(getattr(np, name), np.ufunc)
+                        and getattr(np, name).nin == 2 and getattr(np, name).nout == 1)
+_UFUNC_METHODS = {
+    "reduce": lambda u, a: u.reduce(a),
+    "accumulate": lambda u, a: u.accumulate(a),
+    "outer": lambda u, a: u.outer(a, a[::-1]),
+    "reduceat": lambda u, a: u.reduceat(a, [0, 2]),
+    "at": lambda u, a: (u.at(a, [0, 0], 0.25), a)[1],
+    "at on a constant": lambda u, a: (u.at(np.ones(3), [0, 1], a[:2]), a)[1],
+}
+
+
+@pytest.mark.parametrize("method", sorted(_UFUNC_METHODS))
+@pytest.mark.parametrize("name", _BINARY_UFUNCS)
+@pytest.mark.filterwarnings("ignore")
+def test_every_ufunc_method_is_right_or_refused(name, method):
+    call = _UFUNC_METHODS[method]
+    right_or_refused(lambda t: call(getattr(np, name), t * np.array([0.31, 0.72, 0.43])))
+
+
+_LINALG = sorted(name for name in dir(np.linalg) if not name.startswith("_") and
+                 name not in ("LinAlgError", "test") and callable(getattr(np.linalg, name)))
+
+
+@pytest.mark.parametrize("name", _LINALG)
+@pytest.mark.filterwarnings("ignore")
+def test_every_linalg_function_is_right_or_refused(name):
+    function = getattr(np.linalg, name)
+    tried = [right_or_refused(lambda t: function(t * _SQUARE + np.eye(3))),
+             right_or_refused(lambda t: function(t * _SQUARE, _SQUARE)),
+             right_or_refused(lambda t: function(_SQUARE, t * _SQUARE[0])),
+             right_or_refused(lambda t: function(t * _SQUARE, 2)),
+             right_or_refused(lambda t: function(t * _SQUARE + np.eye(3), 1)),
+             right_or_refused(lambda t: function(t * _SQUARE[0], _SQUARE[1])),
+             right_or_refused(lambda t: function([t * _SQUARE, _SQUARE]))]
+    assert any(tried), name
+
+
+_FFT = sorted(name for name in dir(np.fft) if not name.startswith("_") and name != "test")
+
+
+@pytest.mark.parametrize("name", _FFT)
+@pytest.mark.filterwarnings("ignore")
+def test_every_fft_function_is_right_or_refused(name):
+    function = getattr(np.fft, name)
+    tried = [right_or_refused(lambda t: function(t * _SQUARE)),
+             right_or_refused(lambda t: function(3, t))]
+    assert any(tried), name
+
+
+@pytest.mark.parametrize("draw", [
+    lambda t: np.random.normal(t, 1.0, 3), lambda t: np.random.uniform(0.0, t, 3),
+    lambda t: np.random.permutation(t * _SQUARE[0]), lambda t: np.random.choice(t * _SQUARE[0]),
+    lambda t: np.random.default_rng(0).normal(t, 1.0, 3),
+    lambda t: np.random.default_rng(0).permutation(t * _SQUARE[0]),
+    lambda t: np.random.default_rng(0).choice(t * _SQUARE[0], 2),
+    lambda t: np.random.default_rng(0).shuffle(a := t * _SQUARE[0]) or a,
+    lambda t: np.random.shuffle(a := t * _SQUARE[0]) or a,
+    lambda t: np.random.exponential(t, 2), lambda t: np.random.poisson(t, 2) * 1.0])
+def test_random_draws_given_a_derivative_are_refused(draw):
+    """A draw's derivative would need the same random state in every run: refused."""
+    with pytest.raises(NonDifferentiableError):
+        D(draw, 1.0)
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: np.lib.stride_tricks.as_strided(t * _SQUARE[0], (2, 2), (8, 8)),
+    lambda t: np.lib.stride_tricks.sliding_window_view(t * _SQUARE[0], 2),
+    lambda t: np.broadcast_to(t * _SQUARE[0], (2, 3)),
+    lambda t: np.broadcast_arrays(t * _SQUARE[0], _SQUARE),
+])
+@pytest.mark.filterwarnings("ignore")
+def test_stride_tricks_views_are_right_or_refused(f):
+    assert right_or_refused(f)
+
+
+def test_writes_through_overlapping_strided_views_are_right():
+    """A writeable `as_strided` view whose rows overlap in memory: each write lands
+    where numpy puts it, in the data and in the derivative alike."""
+    def f(t):
+        a = np.zeros(4)
+        windows = np.lib.stride_tricks.as_strided(a, (3, 2), (8, 8))
+        windows[0, 1] = t          # a[1]
+        windows[1, 1] += t * t     # a[2]
+        windows[2, 0] *= 3.0       # a[2] again, through another window
+        return a
+
+    assert np.allclose(D(f, 2.0), [0.0, 1.0, 3 * 4.0, 0.0], rtol=1e-15)
+    assert right_or_refused(f, 2.0)
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: (np.zeros(3).setfield(t * _SQUARE[0], np.float64), 0.0)[1],
+    lambda t: ((a := t * _SQUARE[0]).setfield(1.0, np.float64), a)[1],
+    lambda t: np.array([0, 1, 0]).choose([t * _SQUARE[0], _SQUARE[1]]),
+])
+def test_methods_the_sweep_cannot_call_are_refused(f):
+    with pytest.raises(NonDifferentiableError):
+        D(f, 1.0)
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: (t * _SQUARE).ravel(order="F"), lambda t: (t * _SQUARE).flatten(order="F"),
+    lambda t: (t * _SQUARE).copy(order="F"), lambda t: (t * _SQUARE).reshape((9,), order="F"),
+    lambda t: (t * _SQUARE).dot(_SQUARE, out=np.empty((3, 3))),
+    lambda t: (t * _SQUARE).dot(_SQUARE),
+], ids=["ravel", "flatten", "copy", "reshape", "dot out", "dot"])
+def test_methods_take_their_keywords(f):
+    """`a.ravel(order="F")`, `a.flatten(order=...)`, `a.copy(order=...)` and
+    `a.dot(b, out=...)` raised a TypeError naming the model's lambda, where the
+    plain call runs: each is now right or refused."""
+    assert right_or_refused(f)

@@ -157,6 +157,14 @@ def _item(x, *index):
 _PYTHON_TYPE = {"f": float, "c": complex, "i": int, "u": int, "b": bool}
 
 
+def _set_dtype(x, dtype):
+    """numpy 2.5's `a._set_dtype(d)` (its `as_strided` calls it): `a.dtype = d`, run in
+    the context: keeping the dtype changes nothing; a view that reinterprets the
+    bytes is refused where its derivative is read."""
+    if np.dtype(dtype) != x.dtype:
+        x.dtype = dtype
+
+
 def _fill(x, value):
     """`a.fill(v)`: a write of `v` into every element, run in the context."""
     x[...] = value
@@ -168,13 +176,24 @@ def _tolist(x):
     return [_tolist(row) for row in x]
 
 
-def _clip_inside(g, ans, a, lo, hi, **kw):
-    inside = True
-    if lo is not None:
-        inside = inside & (a >= lo)
+def _clip_inside(g, ans, a, *bounds, **kw):
+    """`clip`'s tangent in `a`: `g` where the answer is `a` itself. Told by the
+    answer, not the bounds, so bounds given by keyword (`max=`, `a_max=`) or none,
+    and a lower bound above the upper one (numpy then answers the upper), are right."""
+    return np.where(np.equal(ans, a), g, g * 0)
+
+
+def _clip_lower(g, ans, a, lo, hi=None, **kw):
+    """The lower bound's tangent where it is the answer (the upper one, applied
+    last, wins a tie between them)."""
+    taken = np.logical_and(np.equal(ans, lo), np.not_equal(ans, a))
     if hi is not None:
-        inside = inside & (a <= hi)
-    return np.where(inside, g, g * 0)
+        taken = np.logical_and(taken, np.not_equal(ans, hi))
+    return np.where(taken, g, g * 0)
+
+
+def _clip_upper(g, ans, a, lo, hi, **kw):
+    return np.where(np.logical_and(np.equal(ans, hi), np.not_equal(ans, a)), g, g * 0)
 
 
 def _sum(g, ans, x, *args, **kw):
@@ -250,8 +269,7 @@ defjvp(_named(_view, "ndarray.view"), linear_in(_view, 0))
 defjvp(_named(_astype, "ndarray.astype"), lambda g, ans, x, dtype, *args, **kw: g.astype(ans.dtype))
 defjvp(np.where, None, lambda g, ans, c, x, y: np.where(c, g, g * 0),
        lambda g, ans, c, x, y: np.where(c, g * 0, g))
-defjvp(np.clip, _clip_inside, lambda g, ans, a, lo, hi, **kw: np.where(a < lo, g, g * 0),
-       lambda g, ans, a, lo, hi, **kw: np.where(a > hi, g, g * 0))
+defjvp(np.clip, _clip_inside, _clip_lower, _clip_upper)
 
 # Constructors from differentiated values
 defmodel(np.array, _array)
@@ -318,18 +336,18 @@ _arrays.METHOD_MODELS.update({
     "mean": lambda a, *args, **kw: np.mean(a, *args, **kw),
     "cumsum": lambda a, *args, **kw: np.cumsum(a, *args, **kw),
     "reshape": lambda a, *shape, **kw: np.reshape(a, shape[0] if len(shape) == 1 else shape, **kw),
-    "ravel": lambda a, *args: np.ravel(a, *args),
-    "flatten": lambda a, *args: np.copy(np.ravel(a, *args)),
-    "copy": lambda a, *args: np.copy(a, *args),
+    "ravel": lambda a, *args, **kw: np.ravel(a, *args, **kw),
+    "flatten": lambda a, *args, **kw: np.copy(np.ravel(a, *args, **kw)),
+    "copy": lambda a, order="C": np.copy(a, order=order),  # (np.copy's default is "K")
     "transpose": lambda a, *axes: np.transpose(a, axes[0] if len(axes) == 1 else axes or None),
     "swapaxes": lambda a, *args: np.swapaxes(a, *args),
     "squeeze": lambda a, *args, **kw: np.squeeze(a, *args, **kw),
     "diagonal": lambda a, *args, **kw: np.diagonal(a, *args, **kw),
     "trace": lambda a, *args, **kw: np.trace(a, *args, **kw),
-    "dot": lambda a, b: np.dot(a, b),
+    "dot": lambda a, b, *args, **kw: np.dot(a, b, *args, **kw),
     "conj": lambda a: np.conjugate(a),
     "conjugate": lambda a: np.conjugate(a),
-    "clip": lambda a, *args, **kw: np.clip(a, *args, **kw),
+    "clip": lambda a, min=None, max=None, **kw: np.clip(a, min, max, **kw),  # noqa: A002
     "take": lambda a, *args, **kw: np.take(a, *args, **kw),
     "repeat": lambda a, *args, **kw: np.repeat(a, *args, **kw),
     "argmax": lambda a, *args, **kw: np.argmax(a, *args, **kw),
@@ -346,7 +364,7 @@ _arrays.METHOD_MODELS.update({
     "cumprod": lambda a, *args, **kw: np.cumprod(a, *args, **kw),
     "var": lambda a, *args, **kw: np.var(a, *args, **kw),
     "std": lambda a, *args, **kw: np.std(a, *args, **kw),
-    "fill": _fill,
+    "fill": _fill, "_set_dtype": _set_dtype,
     "item": _item, "tolist": _tolist,
     "__copy__": lambda a: np.copy(a),
     "__deepcopy__": lambda a, memo=None: np.copy(a),
