@@ -232,6 +232,11 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             return runtime.ctx.fallback(dropped, value, GENERATOR_RETURN)
         return value.value  # resumed after the run: plain, as what it yields
 
+    def settled(value):  # what a coroutine returns (`_leaving`)
+        if type(value) is Tagged and value.tag is tag and not is_running(runtime.ctx):
+            return value.value
+        return value
+
     def awaiting(source):  # `yield from source` (or `await`), in the delegating frame
         return channels.await_return(tag, source, sys._getframe(1))
 
@@ -248,7 +253,7 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             "globals": globals, "plain": plain, "captured": captured,
             "classbody": classbody, "frametext": frametext, "default": default,
             "yielded": yielded, "received": received, "returning": returning,
-            "awaiting": awaiting, "returned": returned,
+            "settled": settled, "awaiting": awaiting, "returned": returned,
             "kwargs": functools.partial(primitives.splatted, runtime.ctx),
             "delegate": functools.partial(primitives.delegate, runtime.ctx),
             **heap_paths(runtime.ctx, runtime.dispatch,

@@ -22,6 +22,12 @@ context as a foreign call of `dropped` (through its `fallback`): a context that
 may not lose metadata (`ad`) refuses it there; any other gets the plain value
 back, as from any C function. (A generator that returns after the run ended
 returns its value plain, as it yields.)
+
+A coroutine's return value goes to the `await` that drives it, or to the asyncio
+task that does, which keeps it in a C field of its own for `await task` and
+`task.result()`. In the run it keeps its metadata there. A coroutine made in the
+run and resumed after it ended (its task scheduled inside, run by the loop
+later) returns its value plain: the task outlives the run.
 """
 
 from __future__ import annotations

@@ -51,6 +51,7 @@ class _Tagging(BodyTransformer):
                          if n != "__class__" and not n.startswith("__ovd")}
         self.shadowed: list = []  # names bound by the comprehensions being visited
         self.generator = bool(code.co_flags & inspect.CO_GENERATOR)
+        self.coroutine = bool(code.co_flags & inspect.CO_COROUTINE)
         self.chains = 0  # temporaries holding the value of `a = b = v`
 
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
@@ -395,10 +396,13 @@ class _Tagging(BodyTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.stmt:
         """A generator returns its value plain, its metadata kept for the consumer
-        that awaits it (`_channels`)."""
+        that awaits it (`_channels`); a coroutine, plain once the run has ended
+        (`_leaving`)."""
         node = self.generic_visit(node)
         if self.generator and node.value is not None:
             node.value = self.helper("returning", [node.value], node.value)
+        elif self.coroutine and node.value is not None:
+            node.value = self.helper("settled", [node.value], node.value)
         return node
 
     # What leaves the frame untagged ------------------------------------------------

@@ -6,6 +6,7 @@ by `exec`/`eval`, and methods of frozen standard-library modules
 (`collections.abc`). Before, each of these gave a derivative of 0 with no error,
 and then a refusal."""
 
+import asyncio
 import types
 from fractions import Fraction
 
@@ -234,6 +235,41 @@ def test_a_generator_resumed_after_its_derivative_returns_a_plain_value():
             next(gen)
         assert type(stop.value.value) is float and stop.value.value == value
         assert stop.value.args == (value,) and type(stop.value.args[0]) is float
+
+
+async def tripled_later(x):
+    await asyncio.sleep(0)
+    return x * 3
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_task_finished_after_its_derivative_holds_a_plain_result(depth):
+    """A coroutine made and scheduled inside `f`, run by the loop after `D` returned:
+    its task keeps what it returns in a C field, read by `task.result()` and `await`
+    later, so it returns it plain, as a generator resumed outside does."""
+    loop = asyncio.new_event_loop()
+    tasks = []
+
+    def f(x):
+        tasks.append(loop.create_task(tripled_later(x * x)))
+        return x * 2
+
+    derivative = f
+    for _ in range(depth):
+        derivative = D(derivative)
+    try:
+        assert derivative(1.5) == (2.0 if depth == 1 else 0.0)
+        loop.run_until_complete(asyncio.gather(*tasks))
+        for task in tasks:
+            assert type(task.result()) is float and task.result() == 6.75
+            assert task.result() + 1 == 7.75  # a number, not a value tagged by a context
+            assert loop.run_until_complete(_awaited(task)) == 6.75
+    finally:
+        loop.close()
+
+
+async def _awaited(task):
+    return await task
 
 
 def test_the_ways_out_keep_the_derivative():
