@@ -23,13 +23,13 @@ import attrs
 
 from contexts.layer import Layer, hide_frames_from, is_running, nativecalls, precompile
 from tagging import _channels as channels
+from tagging import _classes as classes
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
 from tagging._fast import heap_paths
-from tagging._leaving import (CLASS_BODY, FRAME_TEXT, GENERATOR_RETURN, class_body_reads,
-                              dropped, plain_defaults)
+from tagging._leaving import FRAME_TEXT, GENERATOR_RETURN, dropped, plain_defaults
 from tagging._patterns import recaptured
 from tagging._passes import tagging_pass
 from tagging._store import ABSENT, Store
@@ -37,7 +37,8 @@ from tagging._tagged import Tagged, rawest, wrap
 
 nativecalls(__name__, "_own_arguments", "_foreign_result")
 _serials = itertools.count(1)
-BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS, **exceptions.BUILTINS}
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS, **exceptions.BUILTINS,
+            **classes.BUILTINS}
 # Operators that may build a container out of containers (foreign results).
 _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
                        operator.concat, operator.iconcat, operator.or_, operator.ior,
@@ -205,11 +206,16 @@ def _cells(tag: Tag, runtime: Any) -> dict:
             return value
         return recaptured(tag, value, subject, path)
 
-    def classbody(cells, namespace, names):  # what a class body reads (`_leaving`)
-        if entries:
-            raw, meta = class_body_reads(store, cells, namespace, names)
-            if meta is not ABSENT:
-                runtime.ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_BODY)
+    def classname(namespace, key, container, slot, value):  # a class body's read
+        if key in namespace:
+            return gload(namespace, key, value)
+        return gload(container, slot, value)
+
+    def classmaker(given, spread):  # a class statement's metaclass (`_classes`)
+        return classes.statement(runtime.ctx, given, spread)
+
+    def decorator(applied):  # what a `def` or `class` statement's decorator applies
+        return functools.partial(primitives.call_in, runtime.ctx, applied)
 
     def frametext(source, local):  # eval/exec on this frame (`_leaving`)
         if entries or store.members or any(
@@ -218,8 +224,12 @@ def _cells(tag: Tag, runtime: Any) -> dict:
         return source
 
     def default(value):  # tagged while the run lasts (`_leaving`)
-        if type(value) is Tagged and value.tag is tag:
-            store.defaults.append(value)
+        layer = value  # (under a context run inside this one, that one's layer is outside)
+        while type(layer) is Tagged:
+            if layer.tag is tag:
+                store.defaults.append(layer)
+                break
+            layer = layer.value
         return value
 
     def returning(value):  # what a generator returns, in its frame (`_channels`)
@@ -251,7 +261,8 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
     return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
             "globals": globals, "plain": plain, "captured": captured,
-            "classbody": classbody, "frametext": frametext, "default": default,
+            "locals": locals, "classname": classname, "classmaker": classmaker,
+            "decorator": decorator, "frametext": frametext, "default": default,
             "yielded": yielded, "received": received, "returning": returning,
             "settled": settled, "awaiting": awaiting, "returned": returned,
             "kwargs": functools.partial(primitives.splatted, runtime.ctx),
@@ -262,8 +273,9 @@ def _cells(tag: Tag, runtime: Any) -> dict:
 
 def _engine_functions() -> list:
     """The primitives' functions, whose native calls are compiled as such."""
-    modules = {primitives.__name__, iterators.__name__, exceptions.__name__}
-    found = {f for module in (primitives, iterators, exceptions)
+    modules = {primitives.__name__, iterators.__name__, exceptions.__name__,
+               classes.__name__}
+    found = {f for module in (primitives, iterators, exceptions, classes)
              for f in vars(module).values()
              if isinstance(f, types.FunctionType) and f.__module__ in modules}
     found |= {f for f in BUILTINS.values()

@@ -1,8 +1,8 @@
 """Every route into Python code is a route of the context, or its value is refused:
 default argument values (tagged while the derivative runs, plain after it),
 generator return values (kept for `yield from`, `await` and a `StopIteration`
-caught from `next`, `send` or `throw`; refused where C code takes them), text run
-by `exec`/`eval`, and methods of frozen standard-library modules
+caught from `next`, `send` or `throw`; refused where C code takes them), class
+bodies, text run by `exec`/`eval`, and methods of frozen standard-library modules
 (`collections.abc`). Before, each of these gave a derivative of 0 with no error,
 and then a refusal."""
 
@@ -368,12 +368,9 @@ def class_body_reading_a_global(x):
 
 
 @pytest.mark.parametrize("f", [class_body_reading_a_closure, class_body_reading_a_global])
-def test_a_class_body_reading_a_derivative_is_refused(f):
-    """A class body runs natively: what it reads would lose its derivative."""
-    with pytest.raises(NonDifferentiableError, match="a value read by a class body") as raised:
-        D(f, 2.0)
-    assert "test_ad_routes.py" in str(raised.value)
-    assert "define the class outside the function" in str(raised.value)
+def test_a_class_body_reading_a_derivative_keeps_it(f):
+    """A class body runs in the context (more in `test_ad_class_bodies`)."""
+    assert D(f, 2.0) == 3.0 and D(f, 2) == 3
 
 
 def test_a_class_made_in_a_derivative_from_constants_runs():
@@ -407,3 +404,18 @@ def test_a_dataclass_made_inside_f_differentiates():
         return Point(x, 3.0).scaled()
 
     assert D(f, 2.0) == 12.0
+
+
+def test_a_comprehensions_first_iterable_reads_the_enclosing_name():
+    """`[y * 2 for y in (y, 1)]`: the first iterable runs in the enclosing scope, so
+    its `y` is the closure's, with its derivative (the comprehension's own `y` is
+    another variable)."""
+    def f(x):
+        y = x * x
+
+        def inner():
+            return sum([y * 2 for y in (y, 1)])
+        return inner()
+
+    assert D(f, 1.5) == 6.0 and D(f, Fraction(3, 2)) == 6
+    assert D(D(f), 1.5) == 4.0
