@@ -78,13 +78,8 @@ def bad_init_result(kind: type) -> TypeError:
     return TypeError(f"__init__() should return None, not '{kind.__name__}'")
 
 
-DEFAULT = object()  # the factory of a field whose default is read from the field
-
-
 def dataclass_fields(cls: type, self: Any, args: tuple, kwargs: dict) -> tuple:
-    """`(frozen, [(name, value, default factory, whether an InitVar)])` to store; for
-    a field's default, the field and DEFAULT (read in the context, the default keeps
-    what a layer attached to it)."""
+    """`(frozen, [(name, value, default factory, whether an InitVar)])` to store."""
     try:
         arguments = _dataclass_signature(cls.__init__).bind(self, *args, **kwargs).arguments
     except TypeError:
@@ -100,7 +95,7 @@ def dataclass_fields(cls: type, self: Any, args: tuple, kwargs: dict) -> tuple:
         elif field.default_factory is not dataclasses.MISSING:
             fields.append((field.name, None, field.default_factory, initvar))
         elif field.default is not dataclasses.MISSING:
-            fields.append((field.name, field, DEFAULT, initvar))
+            fields.append((field.name, field.default, None, initvar))
     return cls.__dataclass_params__.frozen, fields
 
 

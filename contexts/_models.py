@@ -76,9 +76,7 @@ def dataclass_init(cls, /, self, *args, **kwargs):
     frozen, fields = support.dataclass_fields(cls, self, args, kwargs)
     initvars = []
     for name, value, factory, initvar in fields:
-        if factory is support.DEFAULT:  # the field's default, read in the context
-            value = value.default
-        elif factory:
+        if factory:
             value = seen(factory())
         if initvar:
             native.list.append(initvars, value)

@@ -47,7 +47,8 @@ def unpacked_and_looped(x):
             b = b * x
         with open(__file__) as _:
             c = a - x
-    return Made.a + Made.b + Made.c
+        e, *f = x * 2, x, 3
+    return Made.a + Made.b + Made.c + Made.e * Made.f[0]
 
 
 def decorated(x):
@@ -316,6 +317,9 @@ def bound_by_walrus(x):
     class Made:
         a = (b := x * 2) + 1
     return Made.a
+
+
+REFUSED = [a_hook_reading_the_namespace, a_set_name_hook, bound_by_walrus]
 
 
 @pytest.mark.parametrize("f, route, way", [
