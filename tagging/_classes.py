@@ -36,11 +36,12 @@ import types
 
 from contexts import recurse
 from contexts.layer import class_attribute, nativecalls
+from tagging import _heap as heap
 from tagging._leaving import CLASS_BODY, CLASS_HOOK, dropped
 from tagging._routes import python_method
 from tagging._tagged import Tagged, rawest, wrap
 
-nativecalls(__name__, "class_attribute", "_carried", "_given_metadata", "_native_hook",
+nativecalls(__name__, "heap", "class_attribute", "_carried", "_given_metadata", "_native_hook",
             "_settled", "rawest", "wrap")
 
 _TYPE_PREPARE = vars(type)["__prepare__"]
@@ -121,6 +122,14 @@ def class_new(ctx, metaclass, name, bases, namespace, **options):
     return made
 
 
+def type_call(ctx, kind, *args, **kwargs):
+    """`type(...)`: of one value, its type (under this context's layer); of a name,
+    bases and a namespace, a class made as a class statement's is (`type.__call__`)."""
+    if len(args) == 1 and not kwargs:
+        return type(heap.own(args[0], ctx.tag))  # (a call a context running this one sees)
+    return recurse(ctx, _called, type.__call__, (kind, *args), None, **kwargs)
+
+
 def class_init(ctx, made, *args, **kwargs):
     """`type.__init__`: it checks its arguments only (the namespace is plain)."""
     return type.__init__(rawest(made), *[rawest(a) for a in args],
@@ -184,4 +193,4 @@ def _is_python(f) -> bool:
     return type(f) is types.FunctionType
 
 
-BUILTINS: dict = {type.__new__: class_new, type.__init__: class_init}
+BUILTINS: dict = {type: type_call, type.__new__: class_new, type.__init__: class_init}

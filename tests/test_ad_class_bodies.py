@@ -334,3 +334,16 @@ def test_what_a_class_statement_cannot_follow_is_refused(f, route, way, order):
     assert way in str(raised.value)
     for internal in ("Tagged", "tagging", "contexts", "__ovd"):
         assert internal not in str(raised.value)
+
+
+def made_by_type(x):
+    kind = type("Made", (), {"a": x * 2, "b": [x, 1]})
+    return kind.a * kind.b[0] + type(kind.a)(1)
+
+
+def test_a_class_made_by_calling_type_keeps_its_attributes_derivatives():
+    """`type(name, bases, namespace)` makes the class as a class statement does (a
+    constant before: the derivative of `kind.a` was 0)."""
+    assert D(made_by_type, Fraction(3, 2)) == exact(made_by_type, Fraction(3, 2), 1) == 6
+    assert D(D(made_by_type), 1.5) == 4.0
+    assert D(lambda x: x * (type(x * 2) is float and type(x) is float), 1.5) == 1.0
