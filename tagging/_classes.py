@@ -39,10 +39,10 @@ from contexts.layer import class_attribute, nativecalls
 from tagging import _heap as heap
 from tagging._leaving import CLASS_BODY, CLASS_HOOK, dropped
 from tagging._routes import python_method
-from tagging._tagged import Tagged, rawest, wrap
+from tagging._tagged import Tagged, wrap
 
 nativecalls(__name__, "heap", "class_attribute", "_carried", "_given_metadata", "_native_hook",
-            "_settled", "rawest", "wrap")
+            "_settled", "wrap")
 
 _TYPE_PREPARE = vars(type)["__prepare__"]
 _HIDDEN = "__ovd"  # the engine's temporaries, which a class body binds in its namespace
@@ -58,7 +58,7 @@ def statement(ctx, given, spread: bool):
     metaclass is called with in the context (so they keep their metadata)."""
     if not spread:
         return ClassStatement(ctx, given, None)
-    options = rawest(given)
+    options = heap.own(given, ctx.tag)
     return {"metaclass": ClassStatement(ctx, dict.get(options, "metaclass"), options)}
 
 
@@ -109,15 +109,15 @@ def class_new(ctx, metaclass, name, bases, namespace, **options):
     """`type.__new__`: the class made natively from the plain namespace, then its
     attributes given the metadata of their slots of the namespace."""
     tag = ctx.tag
-    namespace = rawest(namespace)
+    namespace, bases = heap.own(namespace, tag), heap.own(bases, tag)
     carried = _carried(tag, namespace)
     if carried:
-        hook = _native_hook(rawest(bases), namespace)
+        hook = _native_hook(bases, namespace)
         if hook is not None:
             key, raw, meta = carried[0]
             ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_HOOK)
-    made = type.__new__(rawest(metaclass), rawest(name), rawest(bases), namespace,
-                        **{key: rawest(value) for key, value in dict.items(options)})
+    args, options = heap.own_arguments(tag, (metaclass, name, bases, namespace), options)
+    made = type.__new__(*args, **options)  # (a call a context running this one sees)
     _given_metadata(tag, made, carried)
     return made
 
@@ -132,8 +132,8 @@ def type_call(ctx, kind, *args, **kwargs):
 
 def class_init(ctx, made, *args, **kwargs):
     """`type.__init__`: it checks its arguments only (the namespace is plain)."""
-    return type.__init__(rawest(made), *[rawest(a) for a in args],
-                         **{key: rawest(value) for key, value in dict.items(kwargs)})
+    args, kwargs = heap.own_arguments(ctx.tag, (made, *args), kwargs)
+    return type.__init__(*args, **kwargs)
 
 
 def _settled(ctx, namespace) -> None:
