@@ -18,12 +18,15 @@ from contexts.layer import enclosed, nativecalls
 from tagging import tag, untag
 from tagging.layer import rawest
 
+from ad._array_points import columns_shaped, copied, is_array, seed, shaped, tangent_out, unit
+from ad._array_points import is_point as is_array_point
+from ad._context import numpy_seen as arrays_seen
 from ad._errors import describe
 from ad._numbers import is_number, one_like
 from ad._pool import give_back, take
 from ad._structure import tangent_of, tangents_of
 
-nativecalls(__name__, "take", "give_back")  # a derivative enclosing this one sees neither
+nativecalls(__name__, "take", "give_back", "seed", "arrays_seen", "is_array_point")  # a derivative enclosing this one sees neither
 
 _MISSING = object()
 
@@ -38,8 +41,9 @@ def D(f: Callable, x: Any = _MISSING) -> Any:
     check_callable(f, "D")
     if x is _MISSING:
         return Derivative(f)
+    arrays_seen()
     _check_point(x, "D", f)
-    return jvp(f, (x,), (one_like(x),))[1]
+    return _derivative(f, (x,), (one_like(x),), overdub)[1]  # (what jvp checks, checked)
 
 
 def _D_inside(run_in: Callable) -> Callable:
@@ -51,6 +55,7 @@ def _D_inside(run_in: Callable) -> Callable:
         check_callable(f, "D")
         if x is _MISSING:
             return Derivative(f)
+        arrays_seen()
         _check_point(rawest(x), "D", f)
         return _derivative(f, (x,), (one_like(rawest(x)),), run_in)[1]
 
@@ -89,33 +94,41 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     return _derivative(f, primals, tangents, overdub)
 
 
-def _jvp_inside(run_in: Callable, items: Callable) -> Callable:
+def _jvp_inside(run_in: Callable, items: Callable, copy: Callable) -> Callable:
     """`jvp` as a derivative enclosing it runs it, as `_D_inside` runs `D`; the
     primals and tangents are read through it (`items`), as they may carry its
-    tangents in their slots."""
+    tangents in their slots, and an array tangent is copied by it (`copy`), as it
+    may carry its tangent."""
     def jvp_inside(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         check_callable(f, "jvp")
         primals, tangents = items(primals), items(tangents)
         _check_pairs(f, primals, tangents)
-        return _derivative(f, primals, tangents, run_in)
+        return _derivative(f, primals, tangents, run_in, copy)
 
-    return enclosed(jvp_inside, lambda outer: _jvp_inside(outer(run_in), outer(items)))
+    return enclosed(jvp_inside, lambda outer: _jvp_inside(outer(run_in), outer(items),
+                                                          outer(copy)))
 
 
 def _check_pairs(f: Callable, primals: tuple, tangents: tuple) -> None:
     if len(primals) != len(tangents):
         raise ValueError(f"jvp() needs one tangent per primal; got {len(primals)} primals "
                          f"and {len(tangents)} tangents")
-    for x in (*primals, *tangents):
-        _check_point(rawest(x), "jvp", f)
+    arrays_seen()
+    for x, t in zip(primals, tangents):
+        _check_point(rawest(x), "jvp", f, arrays=True)
+        _check_point(rawest(t), "jvp", f, arrays=is_array_point(rawest(x)))
 
 
-def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable) -> tuple:
+def _derivative(f: Callable, primals: tuple, tangents: tuple, run_in: Callable,
+                copy: Callable = copied) -> tuple:
     """`(f(*primals), its derivative)`: `f` run by `run_in(ctx, f, *args)` (`overdub`)
-    in a context taken with a fresh tag, the primals tagged with their tangents."""
+    in a context taken with a fresh tag, the primals tagged with their tangents (an
+    array's given a buffer made by `copy`). The caller has checked the points, after
+    `arrays_seen()`."""
     ctx = take(f)
     try:
-        result = run_in(ctx, f, *[tag(x, ctx, t) for x, t in zip(primals, tangents)])
+        result = run_in(ctx, f, *[seed(ctx, x, t, copy) if is_array_point(x) else
+                                  tag(x, ctx, t) for x, t in zip(primals, tangents)])
     except Exception:
         # refused inside `f`, caught there, and `f` failed after it (pint turns a
         # TypeError into NotImplemented, then `*` fails): the refusal says why
@@ -142,26 +155,36 @@ def _items_through(dispatch: Callable) -> Callable:
     return items
 
 
-def gradient(f: Callable, xs: Sequence) -> list:
-    """The gradient of a scalar `f` at the point `xs`; `f` is called with a list."""
+def gradient(f: Callable, xs: Sequence) -> Any:
+    """The gradient of a scalar `f` at the point `xs`: a list of numbers (`f` is
+    called with a list) or a float ndarray (`f` is called with it; the gradient is
+    an array of its shape)."""
     return _gradient(f, xs, "gradient")
 
 
-def jacobian(f: Callable, xs: Sequence) -> list:
-    """The rows d f_i / d x_j of a vector `f` at `xs`; `f` is called with a list."""
+def jacobian(f: Callable, xs: Sequence) -> Any:
+    """The rows d f_i / d x_j of a vector `f` at `xs`; `f` is called with a list
+    (rows as lists), or with `xs` if it is an ndarray (an array of shape
+    `f(xs).shape + xs.shape`)."""
     columns = []
     for j in range(_check_points(xs, "jacobian", f)):
         value, column = _partial(f, xs, j)
+        if is_array_point(xs):
+            columns.append(column)
+            continue
         if not isinstance(value, (list, tuple)):
             raise TypeError(f"jacobian() needs {describe(f)} to return a list or tuple of "
                             f"numbers; it returned {type(value).__name__} {value!r}. For a "
                             f"function returning one number use gradient({describe(f)}, xs)")
         columns.append(column)
+    if is_array_point(xs):
+        return columns_shaped(columns, value, xs)
     return [list(row) for row in zip(*columns)]
 
 
-def hessian(f: Callable, xs: Sequence) -> list:
-    """The matrix of second derivatives of a scalar `f` at `xs` (a list of rows)."""
+def hessian(f: Callable, xs: Sequence) -> Any:
+    """The matrix of second derivatives of a scalar `f` at `xs` (a list of rows; an
+    `(n, n)` array at an ndarray of n numbers)."""
     _check_points(xs, "hessian", f)
     return jacobian(lambda ys: _gradient(f, ys, "hessian"), xs)
 
@@ -173,7 +196,7 @@ _SEVERAL_OUT = {
 }
 
 
-def _gradient(f: Callable, xs: Sequence, caller: str) -> list:
+def _gradient(f: Callable, xs: Sequence, caller: str) -> Any:
     """The partials of a scalar `f`, one forward pass each; a function returning
     anything but one number is refused, named in `caller`'s words."""
     partials = []
@@ -185,11 +208,13 @@ def _gradient(f: Callable, xs: Sequence, caller: str) -> list:
                 f"one number; it returned {type(value).__name__} {value!r}. For a function "
                 f"returning several numbers, " + _SEVERAL_OUT[caller].format(name=describe(f)))
         partials.append(partial)
-    return partials
+    return shaped(partials, xs) if is_array_point(xs) else partials
 
 
 def _partial(f: Callable, xs: Sequence, index: int) -> tuple:
     """(f(xs), d f(xs) / d xs[index]): one forward pass, xs[index] seeded with 1."""
+    if is_array_point(xs):
+        return jvp(f, (xs,), (unit(xs, index),))
     xs = list(xs)
     tangents = [one_like(x) if i == index else 0 * x for i, x in enumerate(xs)]
     return jvp(_called_with_list(f), xs, tangents)
@@ -204,13 +229,15 @@ def _called_with_list(f: Callable) -> Callable:
 
 
 def _tangents(result: Any, ctx: Any, f: Callable, run_in: Callable) -> Any:
-    if callable(result) and not is_number(rawest(untag(result, ctx))):
+    if is_number(rawest(untag(result, ctx))):
+        return tangent_of(result, ctx)
+    if run_in is overdub and is_array(result):  # no derivative encloses this one
+        return tangent_out(ctx, result)  # natively: no second run in the context
+    if callable(result):
         raise TypeError(
             f"{describe(f)} returned a function; derivatives of function-valued "
             "functions are not supported. Differentiate the value it computes instead: "
             "D(lambda x: f(x)(y), x0)")
-    if is_number(rawest(untag(result, ctx))):
-        return tangent_of(result, ctx)
     try:
         return run_in(ctx, tangents_of, result, ctx)
     except TypeError as error:
@@ -222,13 +249,13 @@ def check_callable(f: Any, caller: str) -> None:
         raise TypeError(f"{caller}() needs a function, got {type(f).__name__} {f!r}")
 
 
-def _check_point(x: Any, caller: str, f: Callable) -> None:
-    if is_number(x):
+def _check_point(x: Any, caller: str, f: Callable, arrays: bool = False) -> None:
+    if is_number(x) or arrays and is_array_point(x):
         return
     several = isinstance(x, Iterable) and not isinstance(x, (str, bytes))
     instead = (_SEVERAL_IN if several else _CONVERTED).get(caller, _IN_A_LIST[several])
     raise TypeError(f"{caller}() differentiates at a number (int, float, complex, Fraction, "
-                    f"mpf or mpc); got {type(x).__name__} {x!r} for {describe(f)}. "
+                    f"mpf, mpc or a numpy scalar{_ARRAYS_TOO.get(caller, '')}); got {type(x).__name__} {x!r} for {describe(f)}. "
                     + instead.format(caller=caller, name=describe(f)))
 
 
@@ -236,9 +263,11 @@ def _check_point(x: Any, caller: str, f: Callable) -> None:
 # several, and for one of another type; gradient, jacobian and hessian take a list.
 _SEVERAL_IN = {
     "D": "For a function of several numbers use gradient({name}, xs) or jacobian({name}, xs), "
-         "which call it with one list",
+         "which call it with one list (or one ndarray), or jvp({name}, (x,), (v,))",
     "jvp": "Pass one number per argument: jvp({name}, (x, y), (dx, dy))",
 }
+_ARRAYS_TOO = {"jvp": ", or a float ndarray", "gradient": ", or one float ndarray",
+               "jacobian": ", or one float ndarray", "hessian": ", or one float ndarray"}
 _CONVERTED = {
     "D": "Convert it: D({name}, float(x)), or Fraction(x) to stay exact",
     "jvp": "Convert each: jvp({name}, [float(x) for x in primals], tangents)",
@@ -248,6 +277,9 @@ _IN_A_LIST = {True: "The point is one flat list of numbers: {caller}({name}, [x,
 
 
 def _check_points(xs: Any, caller: str, f: Callable) -> int:
+    arrays_seen()
+    if is_array_point(xs) and xs.size:
+        return xs.size
     if not isinstance(xs, (list, tuple)) or not xs:
         raise TypeError(f"{caller}() needs a non-empty list of numbers, got "
                         f"{type(xs).__name__} {xs!r} for {describe(f)}")
@@ -257,4 +289,14 @@ def _check_points(xs: Any, caller: str, f: Callable) -> int:
 
 
 enclosed(D, lambda dispatch: _D_inside(dispatch(overdub)))
-enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dispatch)))
+enclosed(jvp, lambda dispatch: _jvp_inside(dispatch(overdub), _items_through(dispatch),
+                                           _copies_through(dispatch)))
+
+
+def _copies_through(dispatch: Callable) -> Callable:
+    """`copied`, run by `dispatch`'s context: the copy of an array tangent keeps
+    the tangent that context has for it."""
+    def copy(tangent: Any, like: Any) -> Any:
+        return dispatch(copied)(tangent, like)
+
+    return copy

@@ -27,15 +27,21 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from contexts import Context, canrecurse, primitive, recurse
-from contexts.layer import enclosed
+from contexts.layer import dispatched, enclosed
 from tagging import NoMetaData, Tagged, tag
 from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
                            rawest, tagger)
 
+from ad._array_items import NOT_HANDLED
+from ad._array_items import foreign as foreign_array_call
+from ad._arrays import ITEM_HANDLERS, is_array_function, takes_arrays
+from ad._arrays import call as call_array
+from ad._arrays import seen as arrays_seen
 from ad._crossings import CROSSINGS, crossing
 from ad._errors import NonDifferentiableError, describe, lost, no_rule, no_source, refusal
 from ad._foreign import builds_an_exception, keeps_as_it_is, runs_then_checked
-from ad._numbers import NUMBERS, SCALARS, is_number
+from ad import _numbers
+from ad._numbers import SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
 from ad._swallowers import SWALLOWERS, swallower
@@ -50,8 +56,16 @@ class Differentiation(Context):
     def begin(self) -> None:
         """Forget the previous run's refusal and memo (see `ad._pool`): a context
         is reused, with a fresh tag, for many derivatives."""
-        self.refused = None
+        if self.refused is not None:  # (a write runs attrs' `__setattr__`, in Python)
+            self.refused = None
         self.__dict__.pop("_memo", None)
+        self.__dict__.pop("arrays", None)
+
+    def end(self) -> None:
+        """Let go of the arrays' tangents when the derivative ends (`_array_table`)."""
+        arrays = self.__dict__.pop("arrays", None)
+        if arrays is not None:
+            arrays.clear()
 
     def refuse(self, error: NonDifferentiableError) -> NonDifferentiableError:
         """`error`, remembered: the derivative raises it at its end even when `f`
@@ -63,14 +77,20 @@ class Differentiation(Context):
 
     @classmethod
     def metadatatype(cls, value_type: type) -> Any:
-        return NUMBERS if value_type in NUMBERS and value_type is not bool else NoMetaData
+        return _numbers.NUMBERS if value_type in _numbers.NUMBERS and value_type is not bool else NoMetaData
+
+    # ndarrays' items are read, written and iterated by `ad._arrays` (tagging's hook),
+    # filled when numpy is first seen
+    item_handlers = ITEM_HANDLERS
 
     @primitive(RULES, told=True)
     def rule_for(self, f: Callable) -> Callable:
         """What runs for `f`, a function of the rule tables, in this context: the
         general `differentiate`, with the commonest cases (one or two numbers, one
-        carrying a tangent) unrolled for speed."""
+        carrying a tangent) unrolled for speed; a numpy function's, the array runner."""
         rule = RULES[f]
+        if is_array_function(f):
+            return functools.partial(call_array, self, f, rule)
         general = functools.partial(differentiate, self, f, rule)
         if type(rule) is Constant and f not in _DUNDERS:
             return _constant_rule(self, f)
@@ -92,7 +112,7 @@ class Differentiation(Context):
         otherwise `fallback`, which it runs, seeing every step. And so on for one
         enclosing that one."""
         receiver = _receiver(f)
-        general = _dispatched(dispatch, functools.partial(self.fallback, f))
+        general = dispatched(dispatch, functools.partial(self.fallback, f))
         if _own_way(f) is not None:
             return general
 
@@ -103,11 +123,15 @@ class Differentiation(Context):
                 return target(*args, **kwargs)
 
             return enclosed(fallback_enclosed, lambda outer: built(
-                outer(target), _dispatched(outer, general)))
+                outer(target), dispatched(outer, general)))
 
         return built(dispatch(f), general)
 
     def fallback(self, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        if numpy_seen():  # an ndarray's method, say
+            answer = foreign_array_call(self, f, args, kwargs)
+            if answer is not NOT_HANDLED:
+                return answer
         own_way = _own_way(f)
         if own_way is not None:
             return own_way(self, f, args, kwargs)
@@ -159,6 +183,18 @@ class Differentiation(Context):
                    "derivative, and which of its elements carries which derivative is not "
                    "followed; build a list or a tuple instead"))
         raise self.refuse(no_rule(f))  # a number, or where it may have gone
+
+
+def numpy_seen() -> bool:
+    """Whether numpy is in play (the program imported it). The first time it is, its
+    rules are loaded (`ad._arrays.seen`), and the engine is told that the table
+    changed, as for a user rule (`_user_rules`): every context claims them."""
+    if ITEM_HANDLERS:
+        return True
+    if not arrays_seen():
+        return False
+    Differentiation.rule_for = Differentiation.__dict__["rule_for"]
+    return True
 
 
 def _own_way(f: Callable) -> Callable | None:
@@ -253,7 +289,10 @@ _KEPT_ELSEWHERE = (
 def differentiate(ctx: Differentiation, f: Callable, rule: Any, *args: Any,
                   **kwargs: Any) -> Any:
     """`f(*args, **kwargs)` in `ctx`: as its table line says when an argument carries
-    the context's tangent; else as the engine would run it."""
+    the context's tangent; else as the engine would run it. Given an ndarray, the
+    array runner runs it (`a * b` is numpy's multiply)."""
+    if ITEM_HANDLERS and takes_arrays(args, kwargs):
+        return call_array(ctx, f, rule, *args, **kwargs)
     if type(rule) is Model:
         return recurse(ctx, rule.function, *args, **kwargs)
     if kwargs:
@@ -336,25 +375,27 @@ def _unary(ctx: Differentiation, f: Callable, d0: Callable, general: Callable,
         tangent, its general case, and the test of a value that is a constant to
         this derivative beyond the plain numbers (`_scalar_beneath`)."""
 
-        def unary(x=_ABSENT, *more, **kwargs):
-            if not (more or kwargs):
+        def unary(x=_ABSENT, /, *more):
+            if not more:
                 if type(x) is Tagged and x.tag is ctx.tag:
                     value = x.value
                     ans = f(value)
                     return tag(ans, d0(x.meta, ans, value))
                 if type(x) in SCALARS or beneath(x):  # `-0.1`: a constant
                     return f(x)
-            return general(*(() if x is _ABSENT else (x, *more)), **kwargs)
+            return general(*(() if x is _ABSENT else (x, *more)))
 
-        return unary
+        return _named_as(unary, f)
 
     def built(f: Callable, d0: Callable, general: Callable, beneath: Callable) -> Callable:
         """The rule, and how a derivative enclosing it runs it: the primal and the
         tangent computed by the enclosing context's own rules (a tower's outer
         tangents follow), the rest native; and so on for one enclosing that one."""
-        return enclosed(rule(f, d0, general, beneath), lambda dispatch: built(
-            dispatch(f), dispatch(d0), _dispatched(dispatch, general), _scalar_beneath))
+        return enclosed(keywords(rule(f, d0, general, beneath), general),
+                        lambda dispatch: built(dispatch(f), dispatch(d0),
+                                               dispatched(dispatch, general), _scalar_beneath))
 
+    keywords = _keywords_for(f)
     return built(f, d0, general, _no)
 
 
@@ -366,8 +407,8 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         tangent terms and their sum, its general case, and the test of an operand
         that is a constant to this derivative beyond the plain numbers."""
 
-        def binary(x=_ABSENT, y=_ABSENT, *more, **kwargs):
-            if y is not _ABSENT and not (more or kwargs):
+        def binary(x=_ABSENT, y=_ABSENT, /, *more):
+            if y is not _ABSENT and not more:
                 mine = ctx.tag
                 x_mine = type(x) is Tagged and x.tag is mine
                 y_mine = type(y) is Tagged and y.tag is mine
@@ -387,9 +428,9 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
                         return tag(ans, d1(y.meta, ans, x, vy))
                 elif (type(x) in SCALARS or beneath(x)) and (type(y) in SCALARS or beneath(y)):
                     return f(x, y)
-            return general(*[a for a in (x, y) if a is not _ABSENT], *more, **kwargs)
+            return general(*[a for a in (x, y) if a is not _ABSENT], *more)
 
-        return binary
+        return _named_as(binary, f)
 
     def built(f: Callable, d0: Callable, d1: Callable, add: Callable, general: Callable,
               beneath: Callable) -> Callable:
@@ -397,17 +438,52 @@ def _binary(ctx: Differentiation, f: Callable, d0: Callable, d1: Callable,
         tangent terms and their sum computed by the enclosing context's own rules
         (a tower's outer tangents follow), the rest native; and so on for one
         enclosing that one."""
-        return enclosed(rule(f, d0, d1, add, general, beneath), lambda dispatch: built(
-            dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
-            _dispatched(dispatch, general), _scalar_beneath))
+        return enclosed(keywords(rule(f, d0, d1, add, general, beneath), general),
+                        lambda dispatch: built(
+                            dispatch(f), dispatch(d0), dispatch(d1), dispatch(add),
+                            dispatched(dispatch, general), _scalar_beneath))
 
+    keywords = _keywords_for(f)
     return built(f, d0, d1, operator.add, general, _no)
 
 
-def _dispatched(dispatch: Callable, general: Callable) -> Callable:
-    """`general` as an enclosing context runs it, resolved when first needed (a
-    rule's general case is its rare one)."""
-    return lambda *args, **kwargs: dispatch(general)(*args, **kwargs)
+def _keywords_for(f: Callable) -> Callable:
+    """`(rule, general) -> what runs for f`: the rule itself where `f` takes its
+    arguments by position only (every operator, most of `math`), so that a call
+    pays for no dict of keywords; elsewhere the rule given a call without keywords
+    and `general` one with them (`pow(x, y, mod=m)`)."""
+    return _as_it_is if _positional_only(f) else _taking_keywords
+
+
+def _as_it_is(rule: Callable, general: Callable) -> Callable:
+    return rule
+
+
+def _taking_keywords(rule: Callable, general: Callable) -> Callable:
+    def with_keywords(*args, **kwargs):
+        return general(*args, **kwargs) if kwargs else rule(*args)
+
+    return with_keywords
+
+
+def _positional_only(f: Callable) -> bool:
+    """Whether `f` takes no argument by keyword (False when its signature is unknown)."""
+    try:
+        parameters = _signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL) for p in parameters)
+
+
+def _named_as(rule: Callable, f: Callable) -> Callable:
+    """`rule`, named as `f`: a call giving it keywords, which `f` takes none of, is
+    refused as `f`'s (`math.atan2() got some positional-only arguments passed as
+    keyword arguments`), and never runs with its arguments bound by those names."""
+    name = getattr(f, "__name__", None)
+    if name is not None:
+        module = getattr(f, "__module__", None)
+        rule.__name__, rule.__qualname__ = name, f"{module}.{name}" if module else name
+    return rule
 
 
 def _no(value: Any) -> bool:
@@ -571,7 +647,7 @@ def _apply_jvp(ctx: Differentiation, f: Callable, rule: Jvp, args: tuple) -> Any
     primals = _primals(args, mine)
     ans = f(*primals)
     kind = type(rawest(ans))
-    if kind not in NUMBERS:  # a constant's type won (`Decimal`, numpy)
+    if kind not in _numbers.NUMBERS:  # a constant's type won (`Decimal`, numpy)
         raise ctx.refuse(refusal(
             f, f"its result is a {describe(kind)}, which cannot carry a derivative (ad "
                "differentiates int, float, complex, Fraction, mpf and mpc); convert the "

@@ -41,15 +41,16 @@ def in_library(filename: str) -> bool:
 
 
 def call_site() -> str:
-    """`file.py:12 in f`: the innermost frame of the user's code (past the standard
-    library's, such as `threading`'s, when the user's own code called it)."""
+    """`file.py:12 in f`: the innermost frame of the user's code, past the standard
+    library's (`threading`'s) and numpy's own Python code (`np.asmatrix` refused
+    inside numpy's `matrix.__new__`) when the user's own code called it."""
     frame = sys._getframe(1)
     found = None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not in_library(filename):
             here = f"{filename}:{frame.f_lineno} in {frame.f_code.co_name}"
-            if not _in_standard_library(filename):
+            if not (_in_standard_library(filename) or _in_numpy(filename)):
                 return here
             found = found or here
         frame = frame.f_back
@@ -60,6 +61,13 @@ def _in_standard_library(filename: str) -> bool:
     return filename.startswith(_STANDARD_LIBRARY) and not filename.startswith(_INSTALLED)
 
 
+def _in_numpy(filename: str) -> bool:
+    """Whether `filename` is numpy's own Python code (numpy imported, never by us)."""
+    numpy = sys.modules.get("numpy")
+    home = getattr(numpy, "__file__", None)
+    return home is not None and filename.startswith(os.path.dirname(home) + os.sep)
+
+
 def refusal(f: Callable, why: str) -> NonDifferentiableError:
     """The error for a call that cannot be differentiated, and why."""
     return NonDifferentiableError(
@@ -67,8 +75,16 @@ def refusal(f: Callable, why: str) -> NonDifferentiableError:
 
 
 def no_rule(f: Callable, why: str = "") -> NonDifferentiableError:
-    """The error for a call that would drop a derivative: register a rule."""
+    """The error for a call that would drop a derivative: register a rule. A numpy
+    function is differentiated by ad's own numpy tables or not at all (numpy's code,
+    Python or C, is never run in the context), so its way out is to write the step
+    with numpy functions that have rules; `ad.rule` takes numbers, not arrays."""
     name = describe(f)
+    if name.startswith("numpy.") and not why:
+        return refusal(f, f"{name} has no derivative rule in ad's NumPy tables, and it "
+                          "received a value carrying a derivative; write this step with "
+                          "NumPy functions that have rules (the README's NumPy section "
+                          "lists them)")
     reason = why or (f"{name} runs in C and has no derivative rule, and it received a "
                      "value carrying a derivative (itself or in a container), which it "
                      "would turn into a plain number or keep where the derivative is lost")

@@ -16,8 +16,18 @@ NUMBERS = (int, float, complex, Fraction, mpmath.mpf, mpmath.mpc)
 # Arguments a rule takes as they are; any other object (a list, a user class
 # with `__add__`) sends the call to the engine, which runs its Python code. Not
 # `str`: with one, an operator formats or repeats text (`"%.3f" % x`, `"-" * n`),
-# which runs on the plain values and carries no derivative.
-SCALARS = frozenset(NUMBERS) | {bool, type(None)}
+# which runs on the plain values and carries no derivative. A set, so that the
+# numpy scalar types join it when numpy is first seen (`add_number_types`).
+SCALARS = set(NUMBERS) | {bool, type(None)}
+
+
+def add_number_types(kinds: tuple) -> None:
+    """Make `kinds` numbers like Python's (numpy's scalar types, when numpy is first
+    seen: `import ad` does not import it). `NUMBERS` is read through this module
+    (`_numbers.NUMBERS`) by whoever must see the types added later."""
+    global NUMBERS
+    NUMBERS = (*NUMBERS, *[kind for kind in kinds if kind not in NUMBERS])
+    SCALARS.update(kinds)
 
 
 def is_number(x: Any) -> bool:

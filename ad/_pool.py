@@ -46,6 +46,7 @@ def take(f: Callable) -> Differentiation:
 def give_back(ctx: Differentiation) -> None:
     """`ctx`, whose derivative has ended, kept for the next one if it is idle and
     what it keeps resolved stays bounded (else it goes, and a fresh one is made)."""
+    ctx.end()
     free = _pool.free
     if len(free) < _KEPT and idle(ctx) and kept(ctx) < _RESOLVED:
         free.append(ctx)

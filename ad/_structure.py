@@ -19,6 +19,7 @@ import attrs
 from tagging import hasmetadata, metadata, untag
 from tagging.layer import rawest
 
+from ad._array_points import is_array, tangent_out
 from ad._numbers import is_number, zero_like
 
 
@@ -26,6 +27,8 @@ def tangents_of(value: Any, ctx: Any) -> Any:
     """The tangent of `value` in `ctx`, in `value`'s shape. Runs in `ctx`."""
     if is_number(untag(value, ctx)):
         return tangent_of(value, ctx)
+    if is_array(value):
+        return tangent_out(ctx, value)
     kind = type(value)
     if kind is list:
         return [tangents_of(item, ctx) for item in value]

@@ -2,12 +2,15 @@
 
     python benchmarks/run.py            # full run (about 60 s), writes results
     python benchmarks/run.py --quick    # fewer repetitions, for a smoke check
+    python benchmarks/run.py --only numpy          # one section (printed, not written)
     python benchmarks/run.py --profile fib:count   # cProfile one workload/variant
     python benchmarks/run.py --profile w1:D        # ... also the ad workloads
     python benchmarks/run.py --profile black:D     # ... the real ones (rk4, perceptron,
                                                    #     black, rosenbrock)
     python benchmarks/run.py --profile smooth:D3   # ... and one nesting level (D1..D4,
                                                    #     tagged1..tagged4)
+    python benchmarks/run.py --profile b:jvp       # ... and the NumPy rows: a, b (variants:
+                                                   #     ad, jvp, plain, floor)
 
 The run is a list of sections (`SECTIONS`); each is a function of the
 `Settings` returning `Table`s, so later layers (tagging, AD) add a function and
@@ -370,6 +373,16 @@ import ad_section  # noqa: E402
 ad_section.register(sys.modules[__name__])
 
 
+# Section: ad on NumPy (benchmarks/numpy_section.py) -----------------------------------------
+
+if importlib.util.find_spec("numpy") is not None:  # numpy is an optional extra
+    import numpy_section  # noqa: E402
+
+    numpy_section.register(sys.modules[__name__])
+else:
+    numpy_section = None
+
+
 # Output ----------------------------------------------------------------------------------
 
 def write_outputs(tables: list[Table], meta: dict) -> None:
@@ -399,7 +412,10 @@ def profile(spec: str) -> None:
                if label.lower().startswith(wanted.lower())]
     real = [label for label in ad_section.real_workloads()
             if label.lower().startswith(wanted.lower())]
-    if found:
+    arrays = numpy_section and numpy_section.profiled(wanted, variant)
+    if arrays is not None:  # e.g. a:ad, b:jvp
+        (label, fn), variant = arrays, "ad" if variant == "count" else variant
+    elif found:
         label, (f, args, kwargs) = next(iter(found.items()))
         fn = context_variants(f, args, kwargs)[0][variant]
     elif tagged:  # e.g. crazy:reused, object:fresh, object:no_tagging
@@ -420,7 +436,8 @@ def profile(spec: str) -> None:
         fn = ad_section.nesting_variants()[variant]
     else:
         have = [*context_workloads(), *tagging_section.tagging_workloads(),
-                *ad_section.ad_workloads(), *ad_section.real_workloads(), "smooth"]
+                *ad_section.ad_workloads(), *ad_section.real_workloads(), "smooth",
+                *(numpy_section.ROWS if numpy_section else ())]
         sys.exit(f"no workload starting with {wanted!r}; have: {have}")
     fn()
     runs = _calibrate(fn, 0.5)  # about half a second unprofiled: enough to see µs
@@ -437,6 +454,9 @@ def profile(spec: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds (smoke check)")
+    parser.add_argument("--only", metavar="SECTION",
+                        help="run only the sections whose name contains SECTION (e.g. "
+                             "numpy); prints, writes nothing")
     parser.add_argument("--no-write", action="store_true",
                         help="print only; do not write results.json or README.md")
     parser.add_argument("--profile", metavar="WORKLOAD:VARIANT",
@@ -449,7 +469,11 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings(options.quick)
     started = time.perf_counter()
     tables: list[Table] = []
-    for run_section in SECTIONS:
+    chosen = [run for run in SECTIONS if options.only is None or options.only in run.__name__]
+    if not chosen:
+        sys.exit(f"no section named like {options.only!r}; have: "
+                 f"{[run.__name__ for run in SECTIONS]}")
+    for run_section in chosen:
         new = run_section(settings)
         for table in new:
             print(table.text(), flush=True)
@@ -466,7 +490,7 @@ def main(argv: list[str] | None = None) -> None:
             "python": platform.python_version(), "platform": platform.platform(),
             "reps": settings.reps, "batch_seconds": settings.batch_seconds,
             "quick": settings.quick, "seconds": round(seconds, 1), "statistic": "min"}
-    if not options.no_write:
+    if not (options.no_write or options.only):
         write_outputs(tables, meta)
         print(f"wrote {RESULTS.relative_to(HERE.parent)} and "
               f"{README.relative_to(HERE.parent)}")

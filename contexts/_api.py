@@ -9,13 +9,14 @@ below with `nativecalls`, or marked `nooverdub` where the callee is a value).
 from __future__ import annotations
 
 import ast
+import functools
 import types
 from typing import Any, Callable
 
 from contexts import _running as running
 from contexts._canonical import split
 from contexts._context import Context
-from contexts._marks import nativecalls, nooverdub
+from contexts._marks import enclosed, nativecalls, nooverdub
 from contexts._precompile import precompile
 from contexts._names import is_literal
 from contexts._pipeline import transformed_tree
@@ -39,6 +40,43 @@ def overdub(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
         running.leave()
         if ctx.tag is not None:
             nooverdub(ctx.tag.finish_run)(ctx)
+
+
+def _overdub_enclosed(outer: Callable) -> Callable:
+    """`overdub` as a context without hooks or passes enclosing `ctx` runs it (see
+    `enclosed`): the checks and the run's bookkeeping natively, and the one call
+    it must see, of what `ctx` runs first for `f` (`_first_call`), as `outer`
+    resolves that. Run transformed instead, the entry and exit of every inner run
+    (its argument displays, its method lookups) would cost the enclosing context
+    hundreds of operations, and more at each level of nesting. And so on for a
+    context enclosing that one."""
+    def overdub_enclosed(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        _check(ctx, f, "overdub")
+        running.enter(ctx)
+        try:
+            return outer(_first_call(ctx, f))(*args, **kwargs)
+        except BaseException as error:
+            strip_engine_frames(error)
+            raise
+        finally:
+            running.leave()
+            if ctx.tag is not None:
+                ctx.tag.finish_run(ctx)
+
+    return enclosed(overdub_enclosed,
+                    lambda further: _overdub_enclosed(lambda g: further(outer(g))))
+
+
+def _first_call(ctx: Context, f: Callable) -> Callable:
+    """What `overdub(ctx, f, ...)` calls first: the context's own `overdub` hook
+    given `f`, else what its default runs for `f` (`run_default`)."""
+    if type(ctx).overdub is not Context.overdub:
+        return functools.partial(ctx.overdub, f)
+    runtime = runtime_of(ctx)
+    return f if runtime.empty else runtime.dispatch(f)
+
+
+enclosed(overdub, _overdub_enclosed)
 
 
 def recurse(ctx: Context, f: Callable, /, *args: Any, **kwargs: Any) -> Any:

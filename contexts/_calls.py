@@ -31,6 +31,7 @@ import ast
 import sys
 
 from contexts._builders import NATIVE, call, is_native, name, placed
+from contexts._cells import MAX_ARITY, engine_cell
 from contexts._names import Hidden
 from contexts._implicit_rewrite import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES
@@ -38,7 +39,6 @@ from contexts._operator_sites import operator_site
 from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
-MAX_ARITY = 4
 SEEN = "ovd_seen"  # attribute of an `ast.Call` that hooks see in a quiet body
 FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
 # Callees recognised by name; a pass must leave their names as written.
@@ -113,7 +113,7 @@ def _marker(transformer: BodyTransformer, node: ast.Call) -> ast.expr | None:
     """What a marker call becomes: the context for `contextslot()`, `x` (visited) for
     `seen(x)`; None for any other call, a `nooverdub(f)` callee unwrapped in place."""
     if is_contextslot(node):
-        return name(transformer.hidden("ctx"), node)
+        return name(engine_cell(transformer.hidden, "ctx"), node)
     inner = unwrap_seen(node)
     if inner is not None:
         return transformer.visit(inner)
@@ -194,20 +194,27 @@ class _Calls(ImplicitMixin):
 
     def frame_sensitive(self, node: ast.Call) -> ast.expr:
         setattr(node, NATIVE, True)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "stack":
+            # `inspect.stack()` needs the caller's frame; `np.stack(...)` is an
+            # ordinary call: which one it is, is known when it runs (`_cells.framed`)
+            node.func = call(name(engine_cell(self.hidden, "framed"), node), [node.func],
+                             node, native=True)
         if self.in_class_body:  # `locals()` is the class namespace itself, as written
             return node
         if isinstance(node.func, ast.Name) and node.func.id in _FILTERED and not node.args:
-            return call(name(self.hidden("visible"), node), [node], node, native=True)
+            return call(name(engine_cell(self.hidden, "visible"), node), [node], node,
+                        native=True)
         return node
 
     def resolved_call(self, node: ast.Call) -> ast.Call:
         if _is_hashable_constant(node.func):
-            lookup = placed(ast.Subscript(value=name(self.hidden("table"), node),
+            lookup = placed(ast.Subscript(value=name(engine_cell(self.hidden, "table"), node),
                                           slice=node.func, ctx=ast.Load()), node)
             setattr(lookup, NATIVE, True)  # machinery: an outer context does not lower it
             node.func = lookup
             return node
-        node.func = call(name(self.hidden("res"), node), [node.func], node, native=True)
+        node.func = call(name(engine_cell(self.hidden, "res"), node), [node.func], node,
+                         native=True)
         return node
 
     def hooked_call(self, node: ast.Call) -> ast.Call:
@@ -215,7 +222,7 @@ class _Calls(ImplicitMixin):
         if simple and len(node.args) <= 2 and _is_operator(node.func):
             return operator_site(node.func.value, node.args, node, self.hidden)
         if simple and len(node.args) <= MAX_ARITY:
-            helper = name(self.hidden(f"call{len(node.args)}"), node)
+            helper = name(engine_cell(self.hidden, f"call{len(node.args)}"), node)
             return call(helper, [node.func, *node.args], node)
         args = ast.copy_location(ast.Tuple(elts=node.args, ctx=ast.Load()), node)
         kwargs = ast.Dict(keys=[k.arg for k in node.keywords],
@@ -223,7 +230,8 @@ class _Calls(ImplicitMixin):
         kwargs.keys = [k and ast.copy_location(ast.Constant(value=k), node)
                        for k in kwargs.keys]
         ast.copy_location(kwargs, node)
-        return call(name(self.hidden("callx"), node), [node.func, args, kwargs], node)
+        return call(name(engine_cell(self.hidden, "callx"), node), [node.func, args, kwargs],
+                    node)
 
 
 def _needs_frame(node: ast.Call) -> bool:

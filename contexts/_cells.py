@@ -1,153 +1,89 @@
 """Cell linking: the values a context's transformed code finds in its cells.
 
 Transformed code names its machinery by hidden names, free variables bound
-from cells when the code is bound to a context (`closure`). Here are their
-values for one runtime: the dispatch table, the call helpers with the hooks
-(pasted in where they allow it), the helpers of implicit calls, the helpers
-of hooked operator sites (made on first use), and the cells of its layer.
+from cells when the code is bound to a context (`closure`). Here is the
+engine's table of them (`ENGINE_CELLS`, see `_cell_table`): the dispatch
+table, the call helpers with the hooks (pasted in where they allow it), the
+helpers of implicit calls and of hooked operator sites, each built for a
+runtime when code naming it is first bound there.
 """
 
 from __future__ import annotations
 
-import operator
+import inspect
 import types
 import weakref
 from typing import Any, Callable
 
 from contexts import _implicit_runtime as implicit
 from contexts import _models
-from contexts._canonical import NOSELF, split
-from contexts._helpers import HELPER_NAMES, helper_factory, operator_helper_factory
-from contexts._inline import inline_hook
-from contexts._marks import nativecalls, nooverdub, shortcut
-from contexts._operator_sites import NATIVE_OPERANDS
-from contexts._operators import OPERATOR_FUNCTIONS
-from contexts._tracebacks import PASTED
+from contexts._cell_table import Cell, Cells
 
-nativecalls(__name__, "split")
+MAX_ARITY = 4  # call sites with more positional arguments (or any keyword) use `callx`
+HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx"]
 
 
-def cell_values(runtime: Any) -> tuple[dict, Callable]:
-    """The values of a runtime's cells by name, and the maker of operator helpers."""
-    pre = runtime.ctx.prehook if "prehook" in runtime.profile.hooks else None
-    post = runtime.ctx.posthook if "posthook" in runtime.profile.hooks else None
-    ovd = runtime.ctx.overdub if "overdub" in runtime.profile.hooks else None
-    if ovd is not None and (runtime.profile.primitives or runtime.layer is not None):
-        ovd = _primitives_first(runtime, ovd)
-    values = {"res": runtime.dispatch, "table": runtime.resolved, "ctx": runtime.ctx,
-              "visible": _visible, "made": runtime.make}
-    operator_helpers = None
+def _caller(runtime: Any, arity: int | None) -> Callable:
+    """What calls `f` with `arity` arguments (None: `(f, args, kwargs)`) for an
+    implicit call: the hooked helper where hooks run, else `dispatch(f)(...)`."""
     if runtime.mode.hooked:
-        helpers, operator_helpers = _helpers(runtime, pre, post, ovd, values)
-        values.update(zip(HELPER_NAMES, helpers))
+        return runtime.value("callx" if arity is None else f"call{arity}")
     dispatch = runtime.dispatch
-    call1 = values.get("call1") or (lambda f, a, /: dispatch(f)(a))
-    call2 = values.get("call2") or (lambda f, a, b, /: dispatch(f)(a, b))
-    call3 = values.get("call3") or (lambda f, a, b, c, /: dispatch(f)(a, b, c))
-    callx = values.get("callx") or (lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs))
-    values["iter"] = implicit.make_iterate(
-        call1, lambda iterator: dispatch(_models.drive)(iterator))
-    values["quiet_iter"] = implicit.make_iterate(  # a model's loops: `iter` unhooked
-        lambda f, a, /: dispatch(f)(a), lambda iterator: dispatch(_models.drive)(iterator))
-    values["yfrom"] = implicit.make_yield_from(
-        call1, lambda iterator: dispatch(_models.delegate)(iterator))
-    values["attr"] = implicit.make_attribute(call1)
-    values["setattr"] = implicit.make_setattribute(call2, call3)
-    values["with"] = implicit.make_with(callx)
-    values["truth"] = implicit.make_truth(call1)
-    if runtime.layer is not None:
-        values.update(runtime.layer.cells(runtime))
-    return values, operator_helpers
+    return {1: lambda f, a, /: dispatch(f)(a),
+            2: lambda f, a, b, /: dispatch(f)(a, b),
+            3: lambda f, a, b, c, /: dispatch(f)(a, b, c),
+            None: lambda f, args, kwargs, /: dispatch(f)(*args, **kwargs)}[arity]
 
 
-def _helpers(runtime: Any, pre: Callable | None, post: Callable | None,
-             ovd: Callable | None, values: dict) -> tuple:
-    """The call helpers, with the hooks' bodies pasted in where they allow it, and
-    the maker of the operator sites' helpers.
-
-    Helpers with pasted hooks are `shortcut`s of the plain ones: an
-    outer context runs those, and sees the hook calls.
-    """
-    claimed = _claimed_operators(runtime)
-    flags = (pre is not None, post is not None, ovd is not None)
-    arguments = (pre, post, runtime.dispatch, ovd, runtime.resolved, runtime._miss,
-                 NATIVE_OPERANDS if claimed is not None else frozenset(),
-                 runtime.ctx, type, TypeError)
-    pasted_pre = pre and inline_hook(pre, runtime.ctx, ("f",))
-    pasted_post = post and inline_hook(post, runtime.ctx, ("out", "f"))
-    if pasted_pre and pasted_post and pasted_pre.globals is not pasted_post.globals:
-        pasted_post = None  # the helpers can only have one module's globals
-    operator_helpers = _OperatorHelpers(flags, arguments, claimed,
-                                        (pasted_pre, pasted_post), values)
-    helpers = helper_factory(*flags)(*arguments)
-    if not (pasted_pre or pasted_post):
-        return helpers, operator_helpers
-    fast = helper_factory(*flags, pasted_pre, pasted_post)(*arguments)
-    for slow, helper in zip(helpers, fast):
-        shortcut(helper, slow)
-    helpers = tuple(helper if helper.__code__ in PASTED else slow
-                    for slow, helper in zip(helpers, fast))
-    return helpers, operator_helpers
+def engine_cell(hidden: Any, stem: str) -> str:
+    """The hidden name (made by `hidden`, a pass's `Hidden`) of the engine's cell
+    `stem`, which must be declared in `ENGINE_CELLS`: what the engine's passes write."""
+    return hidden(ENGINE_CELLS.declared(stem))
 
 
-def _claimed_operators(runtime: Any) -> frozenset | None:
-    """Operators that must not run natively on builtin operands (None: none may)."""
-    if "fallback" in runtime.profile.hooks:
-        return None
-    return frozenset(f for f in runtime.profile.primitives if f in OPERATOR_FUNCTIONS)
+def _driven_by(runtime: Any, model: Callable) -> Callable:
+    """`model(iterator)` run as the context runs it (a generator's drive, delegation)."""
+    dispatch = runtime.dispatch
+    return lambda iterator: dispatch(model)(iterator)
 
 
-def _primitives_first(runtime: Any, overdub: Callable) -> Callable:
-    """The overridden `overdub`, except for the callees that have a primitive.
-
-    A primitive is the more specific method, as Cassette's
-    `overdub(ctx::Ctx, ::typeof(f), args...)` is beside `overdub(ctx::Ctx, f, args...)`;
-    so are the built-in primitives of the context's layer.
-    """
-    def primitives_first(f, /, *args, **kwargs):
-        key, bound = split(f)
-        method = nooverdub(runtime.primitive_for)(f, key)
-        layer = runtime.layer
-        if method is None and layer is not None:
-            method = nooverdub(layer.builtin)(runtime.ctx, key, f)
-        if method is None:
-            return overdub(f, *args, **kwargs)
-        if bound is not NOSELF:
-            return method(bound, *args, **kwargs)
-        return method(*args, **kwargs)
-
-    return primitives_first
+def _call_helper(index: int) -> Callable:
+    """The build of the call helper `HELPER_NAMES[index]` (`_hooked_cells`)."""
+    return lambda runtime: runtime.hooked_helpers()[0][index]
 
 
-class _OperatorHelpers:
-    """Makes the helper of one hooked operator site shape (`op_lt_vk`), on first use.
-
-    The helper knows its operator, and which operands are builtin constants
-    at the site, so it tests only the others before running the operator
-    natively. It is a `shortcut` of the general helper, for outer contexts.
-    """
-
-    def __init__(self, flags: tuple, arguments: tuple, claimed: frozenset | None,
-                 pasted: tuple, values: dict) -> None:
-        self.flags = flags
-        self.arguments = arguments
-        self.claimed = claimed
-        self.pasted = pasted
-        self.values = values  # the cell values, the truth test among them
-
-    def __call__(self, what: str) -> Callable:
-        kind, _, rest = what.partition("_")
-        stem, operands = rest.rsplit("_", 1)
-        function = getattr(operator, stem, None)
-        if kind not in ("op", "opt") or function not in OPERATOR_FUNCTIONS:
-            raise KeyError(what)
-        native = self.claimed is not None and function not in self.claimed
-        shape = (*self.flags, function, operands, kind == "opt", native)
-        arguments = (*self.arguments, function, self.values["truth"])
-        slow, = operator_helper_factory(*shape, False)(*arguments)
-        fast, = operator_helper_factory(*shape, True, *self.pasted)(*arguments)
-        shortcut(fast, slow)
-        return fast
+# The engine's hidden cells: what `_calls`, `_implicit_rewrite` and `_operator_sites`
+# write, and what fills them. (A layer's table comes first: it may declare `iter`.)
+ENGINE_CELLS = Cells(
+    Cell("res", lambda runtime: runtime.dispatch, "every call site: what runs for a callee"),
+    Cell("table", lambda runtime: runtime.resolved, "a call site's lookup, inlined"),
+    Cell("ctx", lambda runtime: runtime.ctx, "contextslot()"),
+    Cell("visible", lambda runtime: _visible, "locals(), vars(), dir()"),
+    Cell("made", lambda runtime: runtime.make, "generator expressions made (idle)"),
+    *[Cell(helper, _call_helper(index), "prehook, posthook, overdub: a hooked call site")
+      for index, helper in enumerate(HELPER_NAMES)],
+    Cell("op_", lambda runtime, stem: runtime.hooked_helpers()[1](stem),
+         "prehook, posthook, overdub: a hooked operator site"),
+    Cell("opt_", lambda runtime, stem: runtime.hooked_helpers()[1](stem),
+         "prehook, posthook, overdub: a hooked operator site, its truth tested"),
+    Cell("iter", lambda runtime: implicit.make_iterate(
+        _caller(runtime, 1), _driven_by(runtime, _models.drive)), "protocols: iteration"),
+    Cell("quiet_iter", lambda runtime: implicit.make_iterate(  # a model's loops: unhooked
+        lambda f, a, /: runtime.dispatch(f)(a), _driven_by(runtime, _models.drive)),
+        "protocols: a model's iteration"),
+    Cell("yfrom", lambda runtime: implicit.make_yield_from(
+        _caller(runtime, 1), _driven_by(runtime, _models.delegate)), "protocols: yield from"),
+    Cell("attr", lambda runtime: implicit.make_attribute(_caller(runtime, 1)),
+         "protocols: a property's getter"),
+    Cell("setattr", lambda runtime: implicit.make_setattribute(
+        _caller(runtime, 2), _caller(runtime, 3)), "protocols: a property's setter"),
+    Cell("with", lambda runtime: implicit.make_with(_caller(runtime, None)),
+         "protocols: __enter__ and __exit__"),
+    Cell("framed", lambda runtime: _framed(_caller(runtime, None)),
+         "a call of an attribute named `stack`: inspect.stack's frame"),
+    Cell("truth", lambda runtime: implicit.make_truth(_caller(runtime, 1)),
+         "truth tests: a Python __bool__ or __len__"),
+)
 
 
 _OWN, _CONSTANT, _CELL_OF, _RUNTIME = range(4)
@@ -191,6 +127,17 @@ def _recipe(code: types.CodeType, original: types.CodeType, constants: dict) -> 
         else:
             recipe.append((_RUNTIME, name))
     return tuple(recipe)
+
+
+def _framed(callx: Callable) -> Callable:
+    """What a call `x.stack(...)` calls: `inspect.stack` itself, which needs its caller's
+    frame, natively; anything else (`np.stack`) as any call runs in the context."""
+    def framed(f: Callable) -> Callable:
+        if f is inspect.stack:
+            return f
+        return lambda *args, **kwargs: callx(f, args, kwargs)
+
+    return framed
 
 
 def _visible(names: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any, Callable, ClassVar
 
 import attrs
 
+from contexts._cell_table import Cells
 from contexts._defaults import call_foreign, run_default
 from contexts._profile import changed, default_hook
 
@@ -104,13 +105,12 @@ class Layer:
     # `code` is the original code object, `hooked` whether call sites run hooks.
     passes: ClassVar[tuple] = ()
 
-    def cells(self, runtime: Any) -> dict:
-        """The values of the cells the passes refer to, by hidden-name suffix.
-
-        `runtime.ctx` is the context, `runtime.dispatch(f)` what runs for `f` in
-        it, `runtime.primitive_for(f, f)` the user's primitive for `f`, or None.
-        """
-        return {}
+    # The hidden cells its passes name (`contexts.layer.Cells` of `Cell`s): each
+    # built, from `runtime.ctx` (the context), `runtime.dispatch(f)` (what runs for
+    # `f` in it), `runtime.primitive_for(f, f)` (the user's primitive for `f`, or
+    # None) and `runtime.value(stem)` (another cell's value), when code naming it
+    # is bound; a `per_layer` one again for each fresh layer of the context.
+    cells: ClassVar[Cells] = Cells()
 
     def builtin(self, ctx: Any, key: Any, f: Callable) -> Callable | None:
         """What runs for callee `f` (canonical `key`) before `ctx`'s own overdub, or None."""

@@ -23,7 +23,7 @@ import operator
 from typing import Any, Callable, NamedTuple
 
 from contexts._canonical import class_attribute
-from contexts._marks import nativecalls, quietmodule, seen
+from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen
 from contexts._protocols import _python as python_method
 
 quietmodule(__name__)  # hooks see the dunder `convert` calls, not its own steps
@@ -85,26 +85,31 @@ def has_conversion(f: Any) -> bool:
         return False
 
 
-def converter(f: Callable, foreign: Callable, convert_in_context: Callable) -> Callable:
-    """`f` as a context runs it: `foreign` unless an argument's dunder is Python."""
+def converter(f: Callable, foreign: Callable, convert_in_context: Callable,
+              kind_of: Callable = type) -> Callable:
+    """`f` as a context runs it: `foreign` unless an argument's dunder is Python
+    (its class as `kind_of` tells it). A context enclosing this one runs the
+    same natively, with `foreign`, `convert_in_context` and `kind_of` as it
+    resolves them (see `enclosed`): what it must see of the call is only those."""
     conversion = CONVERSIONS[f]
 
     def run(*args, **kwargs):
-        steps = None if kwargs else plan(conversion, args)
+        steps = None if kwargs else plan(conversion, args, kind_of)
         if steps is None:
             return foreign(*args, **kwargs)
         return convert_in_context(f, steps, args)
 
-    return run
+    return enclosed(run, lambda outer: converter(
+        f, outer(foreign), dispatched(outer, convert_in_context), outer(kind_of)))
 
 
-def plan(conversion: Conversion, args: tuple) -> list | None:
+def plan(conversion: Conversion, args: tuple, kind_of: Callable = type) -> list | None:
     """`[(position, dunder, method)]` for the arguments whose dunder is Python, or None."""
     if conversion.arities is not None and len(args) not in conversion.arities:
         return None
     steps = []
     for position in range(len(args) if conversion.every_argument else 1):
-        kind = type(args[position])
+        kind = kind_of(args[position])
         if kind in _NATIVE_TYPES:
             continue
         for dunder in conversion.dunders:

@@ -17,7 +17,7 @@ import threading
 import types
 import weakref
 
-from contexts._calls import MAX_ARITY
+from contexts._cells import MAX_ARITY
 from contexts._inline import InlineHook
 from contexts._builders import NATIVE
 from contexts._operators import INPLACE_SYMBOLS, SYMBOLS, UNARY_SYMBOLS
@@ -31,7 +31,6 @@ _pasted: "weakref.WeakKeyDictionary[InlineHook, dict]" = weakref.WeakKeyDictiona
 
 _PARAMETERS = ("pre, post, res, ovd, table, miss, native, hook_self, builtin_type,"
                " builtin_TypeError")
-HELPER_NAMES = [f"call{n}" for n in range(MAX_ARITY + 1)] + ["callx"]
 
 
 def helper_factory(prehook: bool, posthook: bool, overdub: bool,

@@ -19,6 +19,7 @@ import ast
 import sys
 
 from contexts._builders import assign, call, constant, name, placed
+from contexts._cells import engine_cell
 from contexts._names import PREFIX, Hidden, mangled
 from contexts._visit import BodyTransformer
 
@@ -43,7 +44,7 @@ class ImplicitMixin(BodyTransformer):
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.expr:
         # Native for this context; an outer context runs the helper in its own.
-        return call(name(self.hidden(what), where), args, where, native=self.level)
+        return call(name(engine_cell(self.hidden, what), where), args, where, native=self.level)
 
     def wrap(self, node: ast.expr) -> ast.expr:
         return self.helper("quiet_iter" if self.quiet else "iter", [node], node)
@@ -136,7 +137,8 @@ class ImplicitMixin(BodyTransformer):
         operator_helper = f"{PREFIX}{self.level}_op_"
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and \
                 test.func.id.startswith(operator_helper):
-            test.func.id = self.hidden(f"opt_{test.func.id[len(operator_helper):-2]}")
+            site = test.func.id[len(operator_helper):-2]
+            test.func.id = engine_cell(self.hidden, f"opt_{site}")
             return True
         return False
 

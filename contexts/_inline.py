@@ -23,7 +23,8 @@ import weakref
 
 import attrs
 
-from contexts._calls import CALLER_NAMES, MAX_ARITY
+from contexts._calls import CALLER_NAMES
+from contexts._cells import MAX_ARITY
 from contexts._compile import function_node
 from contexts._pipeline import located_current
 from contexts._source import NoSource

@@ -108,6 +108,12 @@ def enclosed(fast: Any, build: Any) -> Any:
     return fast
 
 
+def dispatched(dispatch: Any, general: Any) -> Any:
+    """`general` as the context whose resolution is `dispatch` runs it, resolved at
+    each call (an enclosed function's rare case, so never resolved when unused)."""
+    return lambda *args, **kwargs: dispatch(general)(*args, **kwargs)
+
+
 def slotlike(f: Any) -> Any:
     """Mark a dunder written in Python to be run as a C slot would be: natively,
     unseen by hooks, by the operators a context runs (a wrapper type's dunders)."""

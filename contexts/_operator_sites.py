@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from contexts._builders import call, name
+from contexts._cells import engine_cell
 from contexts._names import Hidden
 
 # Operand types whose operators run natively where no context claims the operator.
@@ -20,7 +21,7 @@ def operator_site(function, args: list, where: ast.AST, hidden: Hidden) -> ast.C
     """A hooked operator site: a call of the helper made for its operator and for
     which operands are builtin constants (`n < 2` is `__ovd0_op_lt_vk__(n, 2)`)."""
     operands = "".join("k" if is_builtin_constant(a) else "v" for a in args)
-    helper = name(hidden(f"op_{function.__name__}_{operands}"), where)
+    helper = name(engine_cell(hidden, f"op_{function.__name__}_{operands}"), where)
     return call(helper, args, where, native=hidden.level)
 
 

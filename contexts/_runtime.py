@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from contexts import _code_swaps, _conversions, _models, _protocols
 from contexts._canonical import NOSELF, split
-from contexts._cells import cell_values, closure
+from contexts._cells import ENGINE_CELLS, closure
+from contexts._hooked_cells import hooked_helpers
 from contexts._compile import bind
 from contexts._marks import ENCLOSED, SLOW, enclosed, shortcut
 from contexts._model_support import bad_init_result
@@ -35,6 +36,7 @@ _CACHEABLE = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescrip
 
 # The modes in use, so that equal modes are one object (a few per context type).
 _modes: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_ABSENT = object()
 _PINNED = 256  # bound builtin methods (and so their objects) a context caches at most
 
 
@@ -59,8 +61,11 @@ class Runtime:
         # What its code made that may run again later: generators, coroutines.
         self.made: weakref.WeakSet = weakref.WeakSet()
         self.make = _maker(self.made)
-        self.values, self.operator_helpers = cell_values(self)
-        self.cells: dict = {}
+        self.values: dict = {}  # the cells' values built so far, by stem
+        self.parts: dict = {}  # what several cells' values are made of (`part`)
+        self.cells: dict = {}  # hidden name -> the cell its bound code reads
+        self.layered: dict = {}  # stem -> declaration, of the cells built from the layer
+        self.refilled: list = []  # (cell, stem) of those bound: refilled by `relayer`
         _code_swaps.watch(self)
 
     # Resolution -----------------------------------------------------------
@@ -79,9 +84,20 @@ class Runtime:
         if kind is types.BuiltinFunctionType and _bound_to_an_object(f):
             return self._bound_builtin(f)
         target = self.resolve(f, primitives=True)
-        if isinstance(f, _CACHEABLE) and _identity_hashed(f):
+        if isinstance(f, _CACHEABLE) and _identity_hashed(f) or self._claimed_as_itself(f):
             self.resolved[f] = target
         return target
+
+    def _claimed_as_itself(self, f: Callable) -> bool:
+        """Whether `f`, a callable object of another type (a numpy ufunc), is a key of
+        the primitive tables: resolved once, as a function is, since the table pins it
+        already and a change to the table makes the profile stale (a new runtime)."""
+        if type(f).__hash__ is not object.__hash__:
+            return False
+        try:
+            return bool(self.profile.primitives.get(f))
+        except TypeError:
+            return False
 
     def forget(self, f: types.FunctionType) -> None:
         """Resolve `f` afresh when next called (its `__code__` was replaced, in a run
@@ -133,6 +149,8 @@ class Runtime:
         if primitives:
             method = self.primitive_for(f, key)
             if method is not None:
+                if self.keyed_by_itself(f, key):  # a callable object with a primitive
+                    return lambda f, bound: method
                 return _partially(method)
         if self.layer is not None:
             builtin = self.layer.builtin(self.ctx, key, f)
@@ -169,7 +187,19 @@ class Runtime:
         if not name:
             return None
         method = getattr(self.ctx, name)
-        return method(key) if getattr(method, "__primitive_told__", False) else method
+        if not getattr(method, "__primitive_told__", False):
+            return method
+        return method(f if self.keyed_by_itself(f, key) else key)
+
+    def keyed_by_itself(self, f: Callable, key: Any) -> bool:
+        """Whether a callable object (a numpy ufunc, not a method) has a primitive of
+        its own: it is told itself, and called with the arguments alone."""
+        if f is key or type(f) is not type(key) and isinstance(f, _BOUND):
+            return False
+        try:
+            return bool(self.profile.primitives.get(f))
+        except TypeError:
+            return False
 
     def body(self, key: Any) -> Callable | None:
         """The transformed body (or model) of a canonical callee, if the engine has one."""
@@ -222,29 +252,69 @@ class Runtime:
     def cell(self, identifier: str) -> types.CellType:
         found = self.cells.get(identifier)
         if found is None:
-            found = self.cells[identifier] = types.CellType(self._cell_value(identifier))
+            stem = _cell_name(identifier)
+            found = self.cells[identifier] = types.CellType(self.value(stem))
+            if stem in self.layered:
+                self.refilled.append((found, stem))
         return found
 
-    def _cell_value(self, identifier: str) -> Any:
-        what = _cell_name(identifier)
-        return self.values[what] if what in self.values else self.operator_helpers(what)
+    def value(self, stem: str) -> Any:
+        """The value of the hidden cell `stem`, built from its declaration the first
+        time (the layer's table first, then the engine's)."""
+        found = self.values.get(stem, _ABSENT)
+        if found is _ABSENT:
+            found = self._build(stem, self.declaration(stem))
+        return found
+
+    def _build(self, stem: str, declared: Any) -> Any:
+        found = self.values[stem] = declared.build(self, stem) if declared.family \
+            else declared.build(self)
+        if declared.per_layer:
+            self.layered[stem] = declared
+        return found
+
+    def declaration(self, stem: str) -> Any:
+        declared = self.layer.cells.find(stem) if self.layer is not None else None
+        if declared is None:
+            declared = ENGINE_CELLS.find(stem)
+        if declared is None:
+            raise KeyError(f"no hidden cell {stem!r} is declared")
+        return declared
+
+    def part(self, key: str, make: Callable) -> Any:
+        """What `make()` returns, made once per runtime: a piece several cells share."""
+        found = self.parts.get(key, _ABSENT)
+        if found is _ABSENT:
+            found = self.parts[key] = make()
+        return found
+
+    def hooked_helpers(self) -> tuple:
+        """The call helpers of a hooked context, and the maker of its operator helpers."""
+        return self.part("hooked helpers", lambda: hooked_helpers(self))
 
     def relayer(self) -> None:
-        """Take the context's new layer (of the same type as the old): its cells are
-        refilled, so the code bound to them runs with the new layer. What was
-        resolved is kept: a layer's builtins and foreign runners, and the
-        context's primitives, read the layer from the context when they run.
-        Functions whose code was replaced since they were bound are bound anew."""
+        """Take the context's new layer (of the same type as the old): the cells built
+        from it are built again, so the code bound to them runs with the new layer
+        (the others are built when code naming them is bound). What was resolved
+        is kept: a layer's builtins and foreign runners, and the context's
+        primitives, read the layer from the context when they run. Functions whose
+        code was replaced since they were bound are bound anew."""
         self.layer = self.ctx.tag
-        layered = self.layer.cells(self)  # the rest of the cells do not know the layer
-        self.values.update(layered)
-        for identifier, cell in self.cells.items():
-            if _cell_name(identifier) in layered:
-                cell.cell_contents = self._cell_value(identifier)
-        # (through the weak table's guarded iteration: the collector may drop a key,
-        # and run its callback, while the table is read)
-        for f, (code, _bound) in list(self.functions.items()):
-            if f.__code__ is not code:
+        values, layered = self.values, self.layered
+        self.layered = {}
+        for stem in layered:
+            del values[stem]
+        for stem, declared in layered.items():
+            if stem not in values:  # (not built already, as a part of another)
+                self._build(stem, declared)
+        for cell, stem in self.refilled:
+            cell.cell_contents = values[stem]
+        # Read from a copy of the weak table's own dict: copying allocates no object
+        # the collector tracks, so no callback drops a key meanwhile (the table's
+        # guarded iteration costs five times as much).
+        for reference, (code, _bound) in self.functions.data.copy().items():
+            f = reference()
+            if f is not None and f.__code__ is not code:
                 self.forget(f)
 
 
@@ -276,7 +346,10 @@ def idle(ctx: Any) -> bool:
         return True
     if not runtime.mode.protocols:
         return False
-    return not any(_suspended_frame(made) is not None for made in list(runtime.made))
+    made = runtime.made
+    if not made:  # (the weak set's length; listing it costs a guarded iteration)
+        return True
+    return not any(_suspended_frame(one) is not None for one in list(made))
 
 
 def kept(ctx: Any) -> int:
@@ -402,6 +475,9 @@ def _holds(target: Any, f: Callable) -> bool:
         except ValueError:  # an empty cell
             continue
     return False
+
+
+_BOUND = (types.MethodType, types.BuiltinFunctionType, types.MethodWrapperType)
 
 
 def _partially(target: Callable) -> Callable:

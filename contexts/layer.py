@@ -9,7 +9,10 @@ engine:
 * makes every operator, attribute access and store a call, leaves truth tests
   to the wrapper, and pins no object in its caches;
 * runs the layer type's `passes` over each body, after the user's passes;
-* fills the cells those passes name from `cells(runtime)`;
+* fills the cells those passes name from the table of their declarations,
+  `cells` (`Cells` of `Cell`: each built when code naming it is bound, a
+  `per_layer` one again for each fresh layer); the passes write the names
+  the table gives (`Cells.hidden`), so they cannot name an undeclared cell;
 * asks `builtin(ctx, key, f)` what runs for a callee before the context's own
   `overdub` (a user `@primitive` on the same function still wins);
 * makes the default `fallback` call `call_foreign(ctx, f, args, kwargs)`, and
@@ -32,11 +35,12 @@ from __future__ import annotations
 from contexts._builders import NATIVE, call, constant, name, placed
 from contexts._calls import CALLER_NAMES
 from contexts._canonical import class_attribute
+from contexts._cell_table import Cell, Cells
 from contexts._context import Layer, NoMetaData
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
-from contexts._marks import enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
+from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
                               reversed_sequence, zip_)
@@ -49,7 +53,7 @@ from contexts._tracebacks import hide_frames_from
 from contexts._visit import BodyTransformer
 
 __all__ = [
-    "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike",
+    "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike", "Cell", "Cells",
     # types
     "class_attribute", "Lookups", "current", "getter_route", "setter_route",
     "GETTERS", "SETTERS",
@@ -57,7 +61,7 @@ __all__ = [
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "zip_",
     "merge_order",
     "native_order", "scalars_only", "quietmodule", "seen", "nativecalls", "shortcut",
-    "enclosed",
+    "enclosed", "dispatched",
     # contexts reused between runs, each run with a fresh layer; whether one runs
     "idle", "kept", "is_running",
     "precompile",

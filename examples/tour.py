@@ -3,14 +3,15 @@
     .venv/bin/python examples/tour.py
 
 Each example is also a script of its own, with its expected output written
-at its bottom. The property-based test needs hypothesis, from the test extra
-(the README's second command installs it).
+at its bottom. The property-based test needs hypothesis and the least-squares fit
+numpy, both from the test extra (the README's second command installs them).
 """
 
 import accumulate
 import ad_seeds
 import count_calls
 import crazy_module
+import least_squares
 import literal_translation
 import math_to_mpmath
 import memoize
@@ -25,7 +26,7 @@ import slice_dispatch
 import slice_pass
 import weird_identity
 
-EXAMPLES = [ad_seeds, projectile, newton, property_test, print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
+EXAMPLES = [ad_seeds, projectile, newton, least_squares, property_test, print_trace, posthook_trace, count_calls, accumulate, nested_trace, memoize,
             slice_dispatch, slice_pass, literal_translation, math_to_mpmath, weird_identity,
             crazy_module, nested_d]
 

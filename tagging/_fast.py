@@ -1,5 +1,12 @@
 """Fast paths of the commonest heap operations, for one tagging context.
 
+Each is the value of a hidden cell (`_cells.TAGGING_CELLS`), built from a runtime
+of the context when code naming it is bound, and kept from one tag of the context
+to the next: `astore`, `iload` and `istore` hold the tag's store and are built
+again for a fresh tag; `aload`, `iter` and `method`, called in nearly every run,
+read the tag from the context when called (an attribute read a call), so a fresh
+tag builds nothing for them.
+
 `obj.name`, `obj.name = v`, `c[k]` and `c[k] = v` are what tagged code does
 most, and iterating (or splatting) a container. The tagging pass writes them
 as calls of the closures made here, which handle the everyday case in one
@@ -21,10 +28,11 @@ import types
 from collections import deque
 from typing import Any, Callable
 
-from contexts.layer import GETTERS, SETTERS, enclosed, shortcut
+from contexts.layer import GETTERS, SETTERS, dispatched, enclosed, shortcut
 from tagging import _heap as heap
 from tagging import _primitives as primitives
 from tagging import _routes as routes
+from tagging._enclosed import getattr_enclosed, getitem_enclosed
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -36,28 +44,37 @@ _FIXED = frozenset({list, dict, set, frozenset, tuple, str, bytes, bytearray, de
 _C_METHODS = (types.MethodDescriptorType, types.WrapperDescriptorType)
 
 
-def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> dict:
-    """The cells `aload`, `astore`, `iload`, `istore`, `method` (what `o.m(...)`
-    calls), `iter` (and `quiet_iter`, whose `iter` call hooks do not see) of one
-    tagging context.
+def _claimed(runtime: Any, operation: Callable) -> bool:
+    """Whether the user claims `operation` with a `@primitive` (its cell then runs
+    what the context's dispatch finds for it)."""
+    return runtime.primitive_for(operation, operation) is not None
 
-    Where the user claims one of the operations with a `@primitive`
-    (`claimed(getattr)`), its cell runs what `dispatch` finds for it instead.
-    """
-    tag = ctx.tag
-    store = tag.store
-    entries, members, record = store.entries, store.members, store.record
-    getters, setters = GETTERS, SETTERS
+
+def _fast_or_claimed(runtime: Any, operation: Callable, fast: Callable,
+                     slow: Callable, form: Callable | None = None) -> Callable:
+    """The cell of `operation`: `fast`, a shortcut of its primitive `slow`, which a
+    context enclosing this one runs as `form(ctx, outer)` says (`_enclosed`), if
+    given; what the context's dispatch finds where the user claims `operation`."""
+    if _claimed(runtime, operation):
+        return functools.partial(_dispatched, runtime.dispatch, operation)
+    if form is None:
+        return shortcut(fast, slow)
+    return enclosed(shortcut(fast, slow), functools.partial(form, runtime.ctx))
+
+
+def attribute_load(runtime: Any) -> Callable:
+    """The cell `aload`: `obj.name`."""
+    ctx = runtime.ctx
+    getters = GETTERS
     slow_getattr = functools.partial(primitives.getattr_, ctx)
-    slow_setattr = functools.partial(primitives.setattr_, ctx)
-    slow_getitem = functools.partial(primitives.getitem, ctx)
-    slow_setitem = functools.partial(primitives.setitem, ctx)
 
     def aload(obj, name):
         route = getters.get((type(obj), name))  # (route, check): see `getter_route`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
+        tag = ctx.tag  # read when called (`Cell.per_layer`)
+        entries = tag.store.entries
         if not entries:
             return value
         namespace = getattr(obj, "__dict__", None)
@@ -69,6 +86,18 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
             return value if found is None or found[0] is not value else \
                 wrap(tag, value, found[1])
         return heap.load_attribute(tag, obj, name, value)
+
+    return _fast_or_claimed(runtime, getattr, aload, slow_getattr, getattr_enclosed)
+
+
+def attribute_store(runtime: Any) -> Callable:
+    """The cell `astore`: `obj.name = value`."""
+    ctx = runtime.ctx
+    tag = ctx.tag
+    store = tag.store
+    entries, record = store.entries, store.record
+    setters = SETTERS
+    slow_setattr = functools.partial(primitives.setattr_, ctx)
 
     def astore(obj, name, value):
         route = setters.get((type(obj), name))  # (route, check): see `setter_route`
@@ -97,6 +126,16 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                     store.forget(namespace, name)
         return None
 
+    return _fast_or_claimed(runtime, setattr, astore, slow_setattr)
+
+
+def item_load(runtime: Any) -> Callable:
+    """The cell `iload`: `container[key]`."""
+    ctx = runtime.ctx
+    tag = ctx.tag
+    entries = tag.store.entries
+    slow_getitem = functools.partial(primitives.getitem, ctx)
+
     def iload(container, key):
         if type(container) not in _INDEXED or type(key) is not int and (
                 type(container) is not dict or type(key) is Tagged or type(key) is slice):
@@ -105,6 +144,16 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
         if entries and id(container) in entries:
             return heap.load_item(tag, container, key, value)
         return value
+
+    return _fast_or_claimed(runtime, operator.getitem, iload, slow_getitem, getitem_enclosed)
+
+
+def item_store(runtime: Any) -> Callable:
+    """The cell `istore`: `container[key] = value`."""
+    ctx = runtime.ctx
+    tag = ctx.tag
+    entries, members = tag.store.entries, tag.store.members
+    slow_setitem = functools.partial(primitives.setitem, ctx)
 
     def istore(container, key, value):
         if type(container) not in _STORED or type(key) is not int and (
@@ -120,51 +169,71 @@ def heap_paths(ctx: Any, dispatch: Callable, claimed: Callable[[Any], bool]) -> 
                 heap.note_item(tag, container, key, ABSENT)
         return None
 
-    def iterating(slow):
-        """An `iter` cell: a `range`, or a plain list or tuple, as it is; anything else
-        to `slow`."""
+    return _fast_or_claimed(runtime, operator.setitem, istore, slow_setitem)
+
+
+def iteration(runtime: Any, reported: bool) -> Callable:
+    """The cell `iter` (`reported`: hooks see its `iter` call), or `quiet_iter`: a
+    `range`, or a plain list or tuple, as it is; anything else to the general
+    primitive. A context enclosing this one runs the same test natively (what it
+    lets through is the iterable itself, which the enclosing context's own `iter`
+    then iterates), and the primitive as it runs it, seeing every step; and so on
+    for a context enclosing that one. The tag is the context's when called."""
+    ctx = runtime.ctx
+    slow = functools.partial(primitives.iterate, ctx, reported=reported) \
+        if reported else functools.partial(primitives.iterate, ctx)
+
+    def iterating(general):
         def iterate(iterable):
             kind = type(iterable)
-            if kind is range or (kind is tuple or kind is list) and id(iterable) not in entries:
+            if kind is range or (kind is tuple or kind is list) and \
+                    id(iterable) not in ctx.tag.store.entries:
                 return iterable
-            return slow(iterable)
+            return general(iterable)
 
-        return shortcut(iterate, slow)
+        return enclosed(iterate, lambda outer: iterating(dispatched(outer, general)))
 
-    paths = {"aload": (aload, getattr, slow_getattr),
-             "astore": (astore, setattr, slow_setattr),
-             "iload": (iload, operator.getitem, slow_getitem),
-             "istore": (istore, operator.setitem, slow_setitem)}
-    cells = {}
-    for cell, (fast, operation, slow) in paths.items():
-        if claimed(operation):
-            cells[cell] = functools.partial(_dispatched, dispatch, operation)
-        else:
-            cells[cell] = shortcut(fast, slow)
+    return shortcut(iterating(slow), slow)
+
+
+def method_call(runtime: Any) -> Callable:
+    """The cell `method` (what `o.m(...)` calls). What it resolves is the runtime's,
+    kept from one tag to the next (`_method_parts`); it and the fast path of
+    `xs.append(v)` read the tag when called."""
+    ctx = runtime.ctx
+    runners, general, claims_getattr, claims_append = runtime.part(
+        "method", lambda: _method_parts(runtime))
 
     def append(container, value):
         """`xs.append(v)` on an exact list: the new last slot keeps `v`'s metadata."""
+        tag = ctx.tag
         if type(value) is Tagged and value.tag is tag:
             inner = value.value
             container.append(inner)
-            record(container, len(container) - 1, rawest(inner), value.meta)
+            tag.store.record(container, len(container) - 1, rawest(inner), value.meta)
         else:
             container.append(value)
 
-    own = {} if claimed(list.append) else {(list, "append"): append}
-    cells["method"] = _method_cell(ctx, dispatch, cells["aload"], claimed(getattr), own)
-    cells["iter"] = iterating(functools.partial(primitives.iterate, ctx, reported=True))
-    cells["quiet_iter"] = iterating(functools.partial(primitives.iterate, ctx))
-    return cells
+    if not claims_append:
+        runners[(list, "append")] = append
+    return _method_cell(ctx, runtime.dispatch, runtime.value("aload"), claims_getattr,
+                        runners, general)
+
+
+def _method_parts(runtime: Any) -> tuple:
+    """What the `method` cell keeps from one tag of a context to the next: the
+    runners it resolved by (type, name), its general path, and whether the user
+    claims `getattr` and `list.append`."""
+    general = functools.partial(primitives.method_of, runtime.ctx, runtime.dispatch)
+    return {}, general, _claimed(runtime, getattr), _claimed(runtime, list.append)
 
 
 def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
-                 own: dict) -> Callable:
+                 runners: dict, general: Callable) -> Callable:
     """`method(obj, name)`: what `obj.name(...)` runs. A method of a builtin container
     or string is resolved once per (type, name), and bound (the commonest have a
-    fast path of their own, `own`); anything else is read and resolved as written.
-    Either way before the arguments are evaluated."""
-    runners: dict = dict(own)
+    fast path of their own in `runners`); anything else is read and resolved as
+    written. Either way before the arguments are evaluated."""
     bound = types.MethodType
 
     def method(obj, name):
@@ -179,9 +248,6 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
                 return bound(runner, obj)
         return dispatch(aload(obj, name))
 
-    general = functools.partial(primitives.method_of, ctx, dispatch)
-    entries = ctx.tag.store.entries
-
     def enclosed_by(outer_getattr: Callable, outer_general: Callable) -> Callable:
         """`method` as a context enclosing this one runs it (a derivative of a
         derivative): a module's function (`math.sin`), with no metadata here, read by
@@ -189,6 +255,7 @@ def _method_cell(ctx: Any, dispatch: Callable, aload: Callable, claimed: bool,
         by the general path, which the enclosing context runs, seeing every step.
         And so on for a context enclosing that one."""
         def method_enclosed(obj, name):
+            entries = ctx.tag.store.entries
             if type(obj) is types.ModuleType and name in obj.__dict__ and \
                     id(obj) not in entries and id(obj.__dict__) not in entries:
                 found = outer_getattr(obj, name)

@@ -14,26 +14,24 @@ import functools
 import itertools
 import operator
 import os
-import sys
 import types
 from collections import deque
 from typing import Any, Callable
 
 import attrs
 
-from contexts.layer import Layer, hide_frames_from, is_running, nativecalls, precompile
-from tagging import _channels as channels
+from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
+from tagging import _enclosed as enclosing
 from tagging import _classes as classes
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
 from tagging import _primitives as primitives
-from tagging._fast import heap_paths
-from tagging._leaving import FRAME_TEXT, GENERATOR_RETURN, dropped, plain_defaults
-from tagging._patterns import recaptured
+from tagging._cells import TAGGING_CELLS
+from tagging._leaving import plain_defaults
 from tagging._passes import tagging_pass
-from tagging._store import ABSENT, Store
-from tagging._tagged import Tagged, rawest, wrap
+from tagging._store import Store
+from tagging._tagged import Tagged
 
 nativecalls(__name__, "_own_arguments", "_foreign_result")
 _serials = itertools.count(1)
@@ -59,6 +57,7 @@ class Tag(Layer):
     accepted: dict = attrs.field(factory=dict)
 
     passes = (tagging_pass,)
+    cells = TAGGING_CELLS
 
     def __repr__(self) -> str:
         return f"Tag({self.context_name}#{self.serial})"
@@ -69,8 +68,10 @@ class Tag(Layer):
         found = BUILTINS.get(key)
         if found is None:
             return None
-        return functools.partial(found, ctx, key) if isinstance(key, type) else \
-            functools.partial(found, ctx)
+        leading = (key,) if isinstance(key, type) else ()
+        if found in enclosing.FORMS:
+            return enclosing.primitive(found, ctx, *leading)
+        return functools.partial(found, ctx, *leading)
 
     def call_foreign(self, ctx: Any, f: Callable, args: tuple, kwargs: dict) -> Any:
         """`f` given arguments without this tag. The call itself is not marked: in
@@ -90,8 +91,6 @@ class Tag(Layer):
         # frames it holds (and their values) are let go
         self.store.returns.clear()
 
-    def cells(self, runtime: Any) -> dict:
-        return _cells(self, runtime)
 
 
 def _foreign_runner(ctx: Any, f: Callable) -> Callable:
@@ -167,108 +166,6 @@ def keeps_element_metadata(f: Callable, result: Any) -> bool:
     if type(result) not in _BUILT or type(result) is deque and result.maxlen is not None:
         return False
     return builds_containers(f)
-
-
-def _cells(tag: Tag, runtime: Any) -> dict:
-    """The helpers the tagging pass refers to, bound to one context."""
-    store = tag.store
-    entries = store.entries
-
-    def gload(namespace, key, value):  # also for cells: (cell, 0)
-        entry = entries.get(id(namespace))
-        if entry is None:
-            return value
-        found = entry[1].get(key)
-        if found is None or found[0] is not (
-                rawest(value) if type(value) is Tagged else value):
-            return value
-        return wrap(tag, value, found[1])
-
-    def gstore(namespace, key, value):  # also for cells: (cell, 0)
-        if type(value) is Tagged and value.tag is tag:
-            store.record(namespace, key, rawest(value.value), value.meta)
-            return value.value
-        if entries:
-            store.forget(namespace, key)
-        return value
-
-    def cload(cell, value):
-        return gload(cell, 0, value)
-
-    def cstore(cell, value):
-        return gstore(cell, 0, value)
-
-    def plain(value):
-        return heap.own(value, tag)
-
-    def captured(value, subject, path):  # what a `case` pattern bound (`_patterns`)
-        if not entries and type(subject) is not Tagged:
-            return value
-        return recaptured(tag, value, subject, path)
-
-    def classname(namespace, key, container, slot, value):  # a class body's read
-        if key in namespace:
-            return gload(namespace, key, value)
-        return gload(container, slot, value)
-
-    def classmaker(given, spread):  # a class statement's metaclass (`_classes`)
-        return classes.statement(runtime.ctx, given, spread)
-
-    def decorator(applied):  # what a `def` or `class` statement's decorator applies
-        return functools.partial(primitives.call_in, runtime.ctx, applied)
-
-    def frametext(source, local):  # eval/exec on this frame (`_leaving`)
-        if entries or store.members or any(
-                type(value) is Tagged and value.tag is tag for value in local.values()):
-            return runtime.ctx.fallback(dropped, wrap(tag, source, None), FRAME_TEXT)
-        return source
-
-    def default(value):  # tagged while the run lasts (`_leaving`)
-        layer = value  # (under a context run inside this one, that one's layer is outside)
-        while type(layer) is Tagged:
-            if layer.tag is tag:
-                store.defaults.append(layer)
-                break
-            layer = layer.value
-        return value
-
-    def returning(value):  # what a generator returns, in its frame (`_channels`)
-        if type(value) is not Tagged or value.tag is not tag:
-            return value
-        inner = channels.note_returned(tag, sys._getframe(1), value)
-        if inner is not ABSENT:
-            return inner
-        if is_running(runtime.ctx):  # no consumer in the context awaits it (`_leaving`)
-            return runtime.ctx.fallback(dropped, value, GENERATOR_RETURN)
-        return value.value  # resumed after the run: plain, as what it yields
-
-    def settled(value):  # what a coroutine returns (`_leaving`)
-        if type(value) is Tagged and value.tag is tag and not is_running(runtime.ctx):
-            return value.value
-        return value
-
-    def awaiting(source):  # `yield from source` (or `await`), in the delegating frame
-        return channels.await_return(tag, source, sys._getframe(1))
-
-    def returned(awaited, value):  # what that `yield from` evaluates to
-        return channels.take_returned(tag, awaited, value)
-
-    def yielded(value):  # called by a generator's own frame
-        return channels.note_yielded(tag, sys._getframe(1), value)
-
-    def received(value):  # what a `yield` evaluates to, in the generator's frame
-        return channels.take_sent(tag, sys._getframe(1), value)
-
-    return {"gload": gload, "gstore": gstore, "cload": cload, "cstore": cstore,
-            "globals": globals, "plain": plain, "captured": captured,
-            "locals": locals, "classname": classname, "classmaker": classmaker,
-            "decorator": decorator, "frametext": frametext, "default": default,
-            "yielded": yielded, "received": received, "returning": returning,
-            "settled": settled, "awaiting": awaiting, "returned": returned,
-            "kwargs": functools.partial(primitives.splatted, runtime.ctx),
-            "delegate": functools.partial(primitives.delegate, runtime.ctx),
-            **heap_paths(runtime.ctx, runtime.dispatch,
-                         lambda operation: runtime.primitive_for(operation, operation))}
 
 
 def _engine_functions() -> list:

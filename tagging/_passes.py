@@ -26,6 +26,7 @@ import types
 from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
                             mangled, name, placed)
 from tagging import _markers as markers
+from tagging._cells import TAGGING_CELLS
 from tagging._patterns import capture_paths
 
 _BINDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -92,7 +93,8 @@ class _Tagging(BodyTransformer):
                 for identifier, value in rebuilt]
 
     def helper(self, what: str, args: list, where: ast.AST) -> ast.Call:
-        return call(name(hidden(self.level, what), where), args, where, native=True)
+        return call(name(TAGGING_CELLS.hidden(self.level, what), where), args, where,
+                    native=True)
 
     def is_shadowed(self, identifier: str) -> bool:
         return any(identifier in names for names in self.shadowed)
@@ -131,6 +133,8 @@ class _Tagging(BodyTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         if len(node.targets) > 1:
             return self.chained(node)
+        if _pairwise(node):
+            return self.pairwise(node)
         node.value = self.visit(node.value)
         node.targets = [self.visit(t) for t in node.targets]
         return self.stored(node)
@@ -147,6 +151,25 @@ class _Tagging(BodyTransformer):
         for target in node.targets:
             single = ast.copy_location(
                 ast.Assign(targets=[self.visit(target)], value=name(temp, node)), node)
+            stored = self.stored(single)
+            out.extend(stored if isinstance(stored, list) else [stored])
+        return out
+
+    def pairwise(self, node: ast.Assign) -> list:
+        """`a, b = x, y`: `x`, then `y`, held, then stored into `a` and `b` in turn, as
+        CPython evaluates and stores them: no tuple is built to be unpacked (it would
+        go through the primitives that keep a container's items' metadata)."""
+        held = []
+        out = []
+        for value in node.value.elts:
+            self.chains += 1
+            temp = hidden(self.level, f"chain{self.chains}")
+            held.append(temp)
+            out.append(ast.copy_location(ast.Assign(targets=[name(temp, value, store=True)],
+                                                    value=self.visit(value)), value))
+        for target, temp in zip(node.targets[0].elts, held):
+            single = ast.copy_location(
+                ast.Assign(targets=[self.visit(target)], value=name(temp, target)), target)
             stored = self.stored(single)
             out.extend(stored if isinstance(stored, list) else [stored])
         return out
@@ -190,19 +213,20 @@ class _Tagging(BodyTransformer):
             node = self.generic_visit(node)
         for keyword in node.keywords:
             if keyword.arg is None:  # `f(**mapping)`: the callee gets the metadata
-                keyword.value = call(name(hidden(self.level, "kwargs"), keyword.value),
+                keyword.value = call(name(TAGGING_CELLS.hidden(self.level, "kwargs"),
+                                          keyword.value),
                                      [keyword.value], keyword.value, native=self.level)
         if not self.fast:
             return node
         if self.is_fast_load(node.func):  # `o.m(...)`: the method cell resolves `o.m`
-            node.func.func = name(hidden(self.level, "method"), node.func)
+            node.func.func = name(TAGGING_CELLS.hidden(self.level, "method"), node.func)
             setattr(node, NATIVE, self.level)
             return node
         return self.fast_path(node)
 
     def is_fast_load(self, node: ast.expr) -> bool:
         return (type(node) is ast.Call and type(node.func) is ast.Name
-                and node.func.id == hidden(self.level, "aload"))
+                and node.func.id == TAGGING_CELLS.hidden(self.level, "aload"))
 
     def fast_path(self, node: ast.Call) -> ast.expr:
         """A lowered heap operation as a call of its fast path (an outer context
@@ -215,7 +239,8 @@ class _Tagging(BodyTransformer):
                 isinstance(a, ast.Starred) for a in node.args) or (
                 cell[0] == "a" and not _is_str(node.args[1])):
             return node
-        return call(name(hidden(self.level, cell), node), node.args, node, native=self.level)
+        return call(name(TAGGING_CELLS.hidden(self.level, cell), node), node.args, node,
+                    native=self.level)
 
     # Unpacking ---------------------------------------------------------------------
 
@@ -442,8 +467,8 @@ class _Tagging(BodyTransformer):
         `yield` does (its own iterator would hand out the bare elements). A call
         an outer context runs in its own, so it sees the elements read."""
         node = self.generic_visit(node)
-        node.value = call(name(hidden(self.level, "delegate"), node.value), [node.value],
-                          node.value, native=self.level)
+        node.value = call(name(TAGGING_CELLS.hidden(self.level, "delegate"), node.value),
+                          [node.value], node.value, native=self.level)
         return self.awaited(node)
 
     def visit_Await(self, node: ast.Await) -> ast.expr:
@@ -509,6 +534,16 @@ class _Tagging(BodyTransformer):
         args.kw_defaults = [d and self.helper("default", [d], d) for d in args.kw_defaults]
 
 
+def _pairwise(node: ast.Assign) -> bool:
+    """Whether `node` assigns a display to names, item by item (`a, b = x, y`)."""
+    target, value = node.targets[0], node.value
+    return isinstance(target, (ast.Tuple, ast.List)) and \
+        isinstance(value, (ast.Tuple, ast.List)) and \
+        len(target.elts) == len(value.elts) and \
+        all(isinstance(t, ast.Name) for t in target.elts) and \
+        not any(isinstance(v, ast.Starred) for v in value.elts)
+
+
 def _shape(target: ast.expr, where: ast.AST) -> ast.Constant:
     """The nesting of an unpacking target: None for a leaf, a tuple for a sub-target,
     STARRED for the starred one."""
@@ -535,7 +570,7 @@ def _escaping(tree: ast.FunctionDef, level: int, cellvars: set) -> set:
     (`if args:`, `not (args or kwargs)`)."""
     variadic = {a.arg for a in (tree.args.vararg, tree.args.kwarg) if a is not None}
     escaping = variadic & cellvars
-    iterate = hidden(level, "iter")
+    iterate = TAGGING_CELLS.hidden(level, "iter")
     parents: dict = {}
     for node in _own_nodes(tree):
         for child in ast.iter_child_nodes(node):

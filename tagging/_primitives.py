@@ -137,6 +137,10 @@ def object_setattr(ctx, obj, name, value):
 def _store_attribute(ctx, store, obj, name, value):
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
+    handler = handler_of(ctx, obj)
+    if handler is not None:  # (`a.imag = v` writes into an ndarray's memory)
+        handler.setattr(ctx, obj, name, value)
+        return
     if name == "args" and native.isinstance(rawest(obj), BaseException) and \
             native.type(rawest(value)) is not tuple:
         # C keeps an exact tuple as it is, and would make anything else one natively
@@ -173,11 +177,26 @@ def _position(ctx, container, key):
     return heap.own(call_in(ctx, operator.index, key), ctx.tag)
 
 
+def handler_of(ctx, raw):
+    """What the context's class says reads, writes and iterates the items of C
+    containers of `raw`'s type (its `item_handlers`, see `tagging.layer`), or None."""
+    handlers = native.getattr(native.type(ctx), "item_handlers", None)
+    if handlers:
+        for kind in native.type(raw).__mro__:
+            found = handlers.get(kind)
+            if found is not None:
+                return found
+    return None
+
+
 def getitem(ctx, container, key):
     tag = ctx.tag
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:  # (given the key as written: it may compute with it)
         return call_in(ctx, method, container, key)
+    handler = handler_of(ctx, container)
+    if handler is not None:
+        return handler.getitem(ctx, container, plain_key)
     plain_key = _position(ctx, container, plain_key)
     if native.isinstance(rawest(container), dict):
         return _dict_read(ctx, container, key, operator.getitem)
@@ -209,6 +228,10 @@ def setitem(ctx, container, key, value):
     container, plain_key, method = heap.item_operands(tag, container, key, "__setitem__")
     if method is not None:  # (given the key as written: a dict subclass keeps its metadata)
         call_in(ctx, method, container, key, value)
+        return
+    handler = handler_of(ctx, container)
+    if handler is not None:
+        handler.setitem(ctx, container, plain_key, value)
         return
     plain_key = _position(ctx, container, plain_key)
     if not native.isinstance(rawest(container), _KEEPS_OBJECTS):
@@ -284,6 +307,9 @@ def iterate(ctx, iterable, reported=False):
     kind = native.type(raw)
     if kind in _PLAIN_ITERABLES:
         return heap.own(iterable, tag)
+    handler = handler_of(ctx, raw)
+    if handler is not None:
+        return handler.iterate(ctx, heap.own(iterable, tag))
     if kind in _KEYED or kind is heap.PROXY:
         return _iterate_keyed(ctx, iterable, raw)
     if routes.python_iteration(kind):  # `__iter__` runs in the context
@@ -339,6 +365,9 @@ def iter_(ctx, obj, *sentinel):
     if not sentinel:
         raw = rawest(obj)
         kind = native.type(raw)
+        handler = handler_of(ctx, raw)
+        if handler is not None:
+            return handler.iterate(ctx, heap.own(obj, ctx.tag))
         if not routes.python_iteration(kind):
             if not heap.iterates_with_metadata(ctx.tag, raw):
                 return iter(heap.own(obj, ctx.tag))
@@ -675,6 +704,8 @@ def copy_copy(ctx, obj):
     reduction, `__getstate__`), that code runs in the context; else natively, the
     copy taking the metadata of the original's slots."""
     kind = native.type(rawest(obj))
+    if handler_of(ctx, rawest(obj)) is not None:  # the layer's container copies in the context
+        return recurse(ctx, _copy_in_context, obj)
     for name in _COPY_METHODS:
         if routes.python_method(kind, name) is not None:
             return recurse(ctx, _copy_in_context, obj)

@@ -11,6 +11,14 @@ without its per-call checks (`tagger`); one reused for many runs gives itself a
 fresh tag for each (`retag`). A `Tagged`
 (exported by `tagging`) is read through its fields `value`, `meta` and `tag`
 (`rawest` is the plain value under every tag); a context's tag is `ctx.tag`.
+A context may read, write and iterate the items of some C containers itself
+(`ad` does ndarrays', whose elements C converts): its class's `item_handlers`,
+a dict from a container type to an object whose `getitem(ctx, container, key)`,
+`setitem(ctx, container, key, value)`, `setattr(ctx, container, name, value)`,
+`iterate(ctx, container)` and `carries(ctx, container)` tagging calls instead of
+its own, for that type and its subclasses (the key and name given plain); and
+`copy.copy` of one calls its class's `__copy__` in the context. That is the one
+hook for a layer's own containers; `carries_metadata` asks `carries` too.
 A value carrying metadata that leaves transformed code by a route the metadata
 cannot follow (a default argument value, a generator's return value) reaches
 the context's `fallback` as a call of `dropped(value, route)`; `WAYS_OUT[route]`
@@ -26,6 +34,7 @@ from contexts.layer import nativecalls
 from tagging._heap import PROXY, VIEWS, proxied, view_mapping
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
+from tagging._primitives import handler_of
 from tagging._store import fresh
 from tagging._tag import tag
 from tagging._tagged import Tagged, rawest, transparent
@@ -34,7 +43,7 @@ __all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "t
            "rawest", "dropped", "WAYS_OUT", "retag"]
 
 # a context running another's walk sees no read of these (`gc.get_referents` of a view)
-nativecalls(__name__, "_ARGS", "view_mapping", "proxied")
+nativecalls(__name__, "_ARGS", "view_mapping", "proxied", "handler_of")
 _new = object.__new__
 _ARGS = BaseException.args
 
@@ -53,14 +62,16 @@ def carries_metadata(value: Any, ctx: Any) -> bool:
     if type(value) is Tagged:
         return value.tag is tag
     store = tag.store
-    if not (store.entries or store.members):
+    handlers = getattr(type(ctx), "item_handlers", None) or {}
+    if not (store.entries or store.members or handlers):
         return False
-    return _holds(store, value)
+    return _holds(store, value, ctx, handlers)
 
 
-def _holds(store: Any, value: Any) -> bool:
+def _holds(store: Any, value: Any, ctx: Any, handlers: dict) -> bool:
     """The walk of `carries_metadata`: every container and object `value` reaches,
-    each once, however deep (a loop, not recursion, so depth costs no stack)."""
+    each once, however deep (a loop, not recursion, so depth costs no stack); a
+    container the context handles itself (`item_handlers`) is asked."""
     seen: set = set()
     pending = [value]
     while pending:
@@ -68,6 +79,11 @@ def _holds(store: Any, value: Any) -> bool:
         if id(value) in seen or isinstance(value, _NOT_WALKED):
             continue
         seen.add(id(value))
+        handler = handlers and handler_of(ctx, value)
+        if handler:
+            if handler.carries(ctx, value):
+                return True
+            continue
         if isinstance(value, BaseException):  # the tuple C keeps its arguments in
             pending.append(_ARGS.__get__(value))
         if isinstance(value, VIEWS):  # a dict's view reads the dict's slots
@@ -97,7 +113,8 @@ def _holds(store: Any, value: Any) -> bool:
             else:
                 continue
             pending.extend(child for child in list(children)
-                           if isinstance(child, _WALKED) or hasattr(child, "__dict__"))
+                           if isinstance(child, _WALKED) or hasattr(child, "__dict__")
+                           or handlers and handler_of(ctx, child))
     return False
 
 
@@ -113,8 +130,9 @@ def retag(ctx: Any) -> None:
     another run (its resolved callees and bound code kept) that must not confuse
     that run's values with an earlier one's. Reuse only a context that is idle
     (`contexts.layer.idle`): a generator of an earlier run would go on under the
-    fresh tag."""
-    ctx.tag = Tag(type(ctx).__name__)
+    fresh tag. The metadata types the old tag accepted are the context type's: the
+    new one starts with them (each is checked again when a context class changes)."""
+    ctx.tag = Tag(type(ctx).__name__, accepted=ctx.tag.accepted)
 
 
 def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
@@ -122,14 +140,21 @@ def tagger(ctx: Any) -> Callable[[Any, Any], Tagged]:
     checks done once per (value type, metadata type). Like `tag`, a context
     running another's code calls it as it is, without looking into it."""
     accepted: set = set()  # (value type, metadata type) pairs `tag` took
+    # the pair last found in `accepted`: two identity tests, where building the pair
+    # and hashing it costs about a third of a call (a rule's pair is nearly always
+    # the previous rule's: float and float)
+    last_kind = last_meta_kind = None
 
     def tag_for_ctx(value: Any, meta: Any) -> Tagged:
+        nonlocal last_kind, last_meta_kind
         kind = type(value)
-        if (kind, type(meta)) not in accepted:
-            tagged = tag(value, ctx, meta)
-            if kind is not Tagged and type(meta) is not Tagged:
-                accepted.add((kind, type(meta)))
-            return tagged
+        if kind is not last_kind or type(meta) is not last_meta_kind:
+            if (kind, type(meta)) not in accepted:
+                tagged = tag(value, ctx, meta)
+                if kind is not Tagged and type(meta) is not Tagged:
+                    accepted.add((kind, type(meta)))
+                return tagged
+            last_kind, last_meta_kind = kind, type(meta)
         tagged = _new(Tagged)
         tagged.tag = ctx.tag  # the context's tag when it runs (`retag`)
         tagged.value = value * 1.0 if kind is float else fresh(value)

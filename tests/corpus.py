@@ -1975,6 +1975,19 @@ def frame_names(a):
             frame.f_code.co_filename == __file__, frame.f_globals is globals()]
 
 
+class Stacking:
+    def stack(self):
+        return ["a method named like inspect.stack"]
+
+
+@case(1)
+def stack_methods(a):
+    import inspect
+
+    here = inspect.stack()[0]  # the caller's frame, first
+    return [Stacking().stack(), here.function, here.filename == __file__, a]
+
+
 @case(3)
 def eval_and_exec(a):
     b = a * 2

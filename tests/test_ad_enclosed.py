@@ -24,14 +24,17 @@ number types.
 """
 
 import copy
+import math
 import weakref
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ad import D, NonDifferentiableError, jvp
+from contexts import Context, overdub, recurse
 from tests import (test_ad_class_bodies, test_ad_constructors, test_ad_everyday, test_ad_hunt,
                    test_ad_itertools, test_ad_mappings, test_ad_match,
                    test_ad_nested_takeapart, test_ad_number_methods, test_ad_routes,
@@ -290,3 +293,38 @@ def test_a_unary_dunder_inside_an_inner_derivative_is_as_at_depth_one(case_and_r
 @pytest.mark.parametrize("x", [0.7, Fraction(7, 10), 3, 5e-324], ids=repr)
 def test_as_integer_ratio_inside_an_inner_derivative_is_as_at_depth_one(f, x, law):
     assert_as_at_depth_one(law, f, x)
+
+
+# A context of any kind entered inside a derivative runs its `overdub` entry natively
+# under it (`contexts._api._overdub_enclosed`): its first call is still the context's own.
+
+class _CosineForSine(Context):
+    """Runs `math.cos` where `math.sin` is called: its own `overdub` hook decides."""
+
+    def overdub(self, f, *args, **kwargs):
+        return recurse(self, math.cos if f is math.sin else f, *args, **kwargs)
+
+
+def _mpmath_derivative(f, x):
+    with mpmath.workdps(40):
+        return float(mpmath.diff(f, mpmath.mpf(x)))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_an_inner_contexts_own_overdub_hook_runs_first_inside_derivatives(depth):
+    g = lambda x: overdub(_CosineForSine(), math.sin, x)  # noqa: E731 (cos, by the hook)
+    for _ in range(depth):
+        g = D(g)
+    oracle = [mpmath.cos, lambda x: -mpmath.sin(x), lambda x: -mpmath.cos(x)][depth - 1]
+    assert g(0.3) == pytest.approx(_mpmath_derivative(oracle, 0.3), rel=1e-12)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_an_empty_context_inside_derivatives_runs_its_function_in_them(depth):
+    g = lambda x: overdub(Context(), math.sin, x) * x  # noqa: E731
+    for _ in range(depth):
+        g = D(g)
+    oracle = lambda x: mpmath.sin(x) * x  # noqa: E731
+    with mpmath.workdps(40):
+        expected = float(mpmath.diff(oracle, mpmath.mpf(0.3), depth))
+    assert g(0.3) == pytest.approx(expected, rel=1e-12)

@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 
+import mpmath
 import pytest
 
 import ad
@@ -15,7 +16,7 @@ from ad import D
 from tests.examples import FOLDER, load
 from tests.test_seeds import documented_output
 
-NAMES = ["ad_seeds", "projectile", "newton", "property_test", "cli_demo"]
+NAMES = ["ad_seeds", "projectile", "newton", "least_squares", "property_test", "cli_demo"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -54,6 +55,37 @@ def test_newton_finds_the_closed_form_minimiser():
         example.minimise(lambda x: -example.f(x), 2.0)
 
 
+def _mp_fit(times, values):
+    """The example's least-squares quadratic, in mpmath at the working precision."""
+    design = mpmath.matrix([[1, t, t * t] for t in times])
+    return mpmath.lu_solve(design.T * design, design.T * mpmath.matrix(values))
+
+
+def test_least_squares_sensitivities_match_mpmath():
+    example = load("least_squares")
+    times = [mpmath.mpf(float(t)) for t in example.TIMES]
+    values = [mpmath.mpf(float(v)) for v in example.VALUES]
+    k = example.K
+
+    def moved(which, x):
+        data = {"time": list(times), "value": list(values)}
+        data[which][k] = x
+        return _mp_fit(data["time"], data["value"])
+
+    with mpmath.workdps(40):
+        for which, f, x in [("value", example.fit_moving_value, values[k]),
+                            ("time", example.fit_moving_time, times[k])]:
+            exact = [float(mpmath.diff(lambda u, i=i: moved(which, u)[i], x)) for i in range(3)]
+            assert D(f, float(x)) == pytest.approx(exact, rel=1e-10, abs=1e-13)
+        every = example.jacobian(lambda v: example.fit(example.TIMES, v), example.VALUES)
+        design = mpmath.matrix([[1, t, t * t] for t in times])
+        hat = mpmath.inverse(design.T * design) * design.T  # d c / d y, exactly
+        assert every.shape == (3, len(times))
+        assert every.ravel().tolist() == pytest.approx(
+            [float(hat[i, j]) for i in range(3) for j in range(len(times))], rel=1e-10,
+            abs=1e-13)
+
+
 def test_the_property_tests_pass_under_pytest():
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
                           str(FOLDER / "property_test.py")],
@@ -86,3 +118,21 @@ def test_the_cli_demo_prints_what_the_command_line_finds():
     lines = documented_output("cli_demo").splitlines()
     assert lines[1].endswith(f"= {D(example.f, 1.0)!r}")
     assert float(lines[2].split(" = ")[1]) == pytest.approx(D(D(example.f))(1.0), rel=1e-14)
+
+
+def test_the_readme_numpy_example_prints_what_its_comments_say(tmp_path):
+    """README.md's NumPy section: its Python block, run as a file, prints what the
+    comments after its `print` calls say; its commands name files that exist."""
+    readme = (FOLDER.parent / "README.md").read_text()
+    section = readme[readme.index("\n## NumPy\n"):]
+    commands = section.split("```bash\n")[1].split("```")[0]
+    assert "pip install -q -e '.[numpy]'" in commands
+    scripts = [line.split()[1] for line in commands.splitlines() if " examples/" in line]
+    assert scripts and all((FOLDER.parent / script).is_file() for script in scripts)
+    block = section.split("```python\n")[1].split("```")[0]
+    said = [line.split("  # ")[1] for line in block.splitlines() if line.startswith("print(")]
+    (tmp_path / "readme_numpy.py").write_text(block)
+    run = subprocess.run([sys.executable, str(tmp_path / "readme_numpy.py")], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [line.split(":")[0] for line in said]

@@ -27,6 +27,7 @@ import ad
 from ad._rules import RULES, User
 from ad._rules import builtins as builtins_rules
 from ad._rules import cmath as cmath_rules
+from ad._arrays import is_array_function
 from ad._rules import math as math_rules
 from ad._rules import methods as methods_rules
 from ad._rules import mpmath as mpmath_rules
@@ -911,5 +912,9 @@ def test_third_derivative():
 # every line of every table is exercised above
 
 def test_every_rule_is_covered():
-    missing = {key for key, rule in RULES.items() if type(rule) is not User} - COVERED
+    # numpy's tables, loaded when a test first uses numpy, are covered by
+    # tests/test_ad_numpy_table.py and tests/test_ad_numpy_rules.py
+    numpy_rules = {id(rule) for key, rule in RULES.items() if is_array_function(key)}
+    missing = {key for key, rule in RULES.items()  # (`@` has numpy's `matmul` rule)
+               if type(rule) is not User and id(rule) not in numpy_rules} - COVERED
     assert not missing, sorted(map(repr, missing))

@@ -1061,6 +1061,38 @@ def test_redefining_a_primitive_takes_effect_for_existing_instances():
     assert overdub(ctx, two_calls) == -3
 
 
+class Scaler:
+    """A callable object (as a numpy ufunc is): neither a function nor a builtin."""
+
+    def __call__(self, x):
+        return 2 * x
+
+
+SCALE = Scaler()
+SCALE_TABLE = {SCALE: "scaled"}
+
+
+class AsksOnce(Context):
+    asked = 0
+
+    @primitive(SCALE_TABLE, told=True)
+    def scaled(self, f):
+        AsksOnce.asked += 1
+        return lambda x: 10 * x
+
+
+def three_scalings(x):
+    return SCALE(x) + SCALE(x) + SCALE(x)
+
+
+def test_a_told_primitive_is_asked_once_per_callable_object_and_context():
+    ctx = AsksOnce()
+    AsksOnce.asked = 0
+    assert overdub(ctx, three_scalings, 1) == 30
+    assert overdub(ctx, three_scalings, 2) == 60
+    assert AsksOnce.asked == 1  # (a function or builtin is; a callable object too)
+
+
 exec_namespace: dict = {}
 exec("def no_source(x):\n    return helper(x) + 1\n", {"helper": helper}, exec_namespace)
 no_source = exec_namespace["no_source"]
@@ -1513,3 +1545,24 @@ def test_closures_run_natively_are_not_kept_alive_either(make_context):
     gc.collect()
     assert sum(ref() is not None for ref in refs) == 0
     assert overdub(ctx, sourceless_closures, 1)  # and the context still works
+
+
+class _Stacks:
+    def stack(self):
+        return [3]
+
+
+def _calls_stack(stacks):
+    return stacks.stack()
+
+
+def test_a_method_named_stack_is_a_call_the_context_sees():
+    # (only `inspect.stack()` itself needs its caller's frame and runs natively)
+    seen = []
+
+    class Seeing(Context):
+        def prehook(self, f, *args, **kwargs):
+            seen.append(getattr(f, "__qualname__", None))
+
+    assert overdub(Seeing(), _calls_stack, _Stacks()) == [3]
+    assert "_Stacks.stack" in seen

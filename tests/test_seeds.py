@@ -18,7 +18,7 @@ EXAMPLES = FOLDER
 NAMES = ["print_trace", "posthook_trace", "count_calls", "accumulate", "nested_trace",
          "memoize", "slice_dispatch", "slice_pass", "literal_translation", "math_to_mpmath",
          "weird_identity", "crazy_module", "nested_d"]
-TOUR = ["ad_seeds", "projectile", "newton", "property_test", *NAMES]  # the ad examples have tests of their own
+TOUR = ["ad_seeds", "projectile", "newton", "least_squares", "property_test", *NAMES]  # the ad examples have tests of their own
 
 
 def documented_output(name: str) -> str:

@@ -2267,3 +2267,30 @@ def test_heap_fast_paths_give_back_what_was_stored(program, tagged):
                           else NoMetaData())
     assert [metadata(read(ctx, reads, i), ctx) for i in range(len(reads))] == wanted
     assert [vars(heap[0]), heap[1], heap[2]] == [vars(plain_heap[0]), *plain_heap[1:]]
+
+
+def test_tagger_checks_each_new_pair_of_types_and_never_a_wrapped_one():
+    """`tagger(ctx)` is `tag` with its checks done once per (value type, metadata
+    type): a pair it has taken, even the last one it took, lets no other pair through
+    unchecked, and a value already tagged for the context is refused every time."""
+    from tagging.layer import tagger
+
+    ctx = enabletagging(MetaCtx(), identity)
+    tag_for = tagger(ctx)
+    for _ in range(3):  # the pair taken, then found, then found as the last one
+        tagged = tag_for(1.5, "a")
+        assert untag(tagged, ctx) == 1.5 and metadata(tagged, ctx) == "a"
+    with pytest.raises(TypeError, match="not a str"):
+        tag_for(1.5, 3)  # after (float, str): (float, int) is checked
+    with pytest.raises(TypeError, match="list"):
+        tag_for([1.5], "a")
+    outer = enabletagging(MetaCtx(), identity)
+    wrapped, mine, listed = tag(2.5, outer, "o"), tag_for(2.5, "i"), tag([2.5], outer)
+    for _ in range(3):  # a value of another context: tagged, its own types checked
+        assert metadata(untag(tag_for(wrapped, "i"), ctx), outer) == "o"
+    with pytest.raises(ValueError, match="already tagged"):
+        tag_for(mine, "j")  # right after (Tagged, str) was taken: checked again
+    tag_for(wrapped, "i")
+    with pytest.raises(TypeError, match="list"):
+        tag_for(listed, "i")  # and what a wrapped value holds
+    assert ctx.tag.store.entries == {}

@@ -4,7 +4,7 @@ import functools
 import math
 import operator
 
-from ad._numbers import NUMBERS
+from ad import _numbers
 from ad._rules._support import (dabs, digamma, over, pow_base, pow_exponent, product_terms,
                                 sign)
 from ad._rules._table import defconstant, defjvp, defjvp_all, defmodel
@@ -22,7 +22,7 @@ def _product(iterable, *, start=1):
     """`math.prod`: numbers by the rule of `_prod`; a user object's `__mul__` (which
     C would call natively) by multiplying in the context, as `math.prod` does."""
     items = list(iterable)
-    if all(isinstance(item, NUMBERS) for item in (start, *items)):
+    if all(isinstance(item, _numbers.NUMBERS) for item in (start, *items)):
         return _prod(start, *items)
     return functools.reduce(operator.mul, items, start)
 
@@ -48,7 +48,7 @@ def _products(p, q, /):
             break
         ps.append(a)
         qs.append(b)
-    if all(isinstance(item, NUMBERS) for item in (*ps, *qs)):
+    if all(isinstance(item, _numbers.NUMBERS) for item in (*ps, *qs)):
         return _sumprod(len(ps), *ps, *qs)
     return functools.reduce(operator.add, map(operator.mul, ps, qs), 0)
 
