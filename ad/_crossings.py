@@ -8,11 +8,17 @@ come back without its derivative. So starting one inside `D` is refused with
 through a closure); so is handing a value carrying a derivative to a queue that
 another thread or process may read. Everything else in those modules (locks,
 events, a queue used within the one thread) runs in the context as usual.
+
+Exit functions leave the derivative the same way: `atexit` calls them from C,
+natively, at interpreter exit (when no derivative runs, so nothing is lost), or
+when `atexit._run_exitfuncs()` is called, which inside `D` is refused before any
+of them runs.
 """
 
 from __future__ import annotations
 
 import _thread
+import atexit
 import concurrent.futures
 import multiprocessing.process
 import multiprocessing.queues
@@ -42,7 +48,11 @@ _HAND_OFFS = [queue.SimpleQueue.put, queue.SimpleQueue.put_nowait]
 _THREAD_QUEUES = [queue.Queue.put]
 _PROCESS_QUEUES = [multiprocessing.queues.Queue.put]
 
-CROSSINGS = dict.fromkeys([*_STARTS, *_HAND_OFFS, *_THREAD_QUEUES, *_PROCESS_QUEUES])
+# C that runs the registered exit functions natively, whatever they reach.
+_EXITS = [atexit._run_exitfuncs]
+
+CROSSINGS = dict.fromkeys([*_STARTS, *_HAND_OFFS, *_THREAD_QUEUES, *_PROCESS_QUEUES,
+                           *_EXITS])
 
 _THREAD = ("it runs code in another thread or process, outside this derivative: what "
            "that code computes from a value carrying a derivative (an argument, a "
@@ -51,6 +61,10 @@ _THREAD = ("it runs code in another thread or process, outside this derivative: 
 _HAND_OFF = ("it hands work to another thread or process (an executor's or a pool's "
              "queue), which runs outside this derivative: what it computes would come "
              "back without the derivative. Run the step in this thread")
+_EXIT = ("it runs the registered exit functions natively, outside this derivative: what "
+         "they compute from a value carrying a derivative (a closure's variable) would "
+         "be computed without it. Call the exit step as a function of your own inside "
+         "`f`, or leave the exit functions to interpreter exit")
 _QUEUE = ("it hands a value carrying a derivative to a queue that another thread or "
           "process may read, where the derivative is lost. Pass the plain value (a "
           "derivative taken on the other side), or keep the step in this thread")
@@ -58,8 +72,8 @@ _QUEUE = ("it hands a value carrying a derivative to a queue that another thread
 
 def crossing(ctx: Any, f: Callable) -> Callable:
     """What runs for `f`, a way out of the thread, in the differentiation `ctx`."""
-    if f in _STARTS or f in _HAND_OFFS:
-        why = _THREAD if f in _STARTS else _HAND_OFF
+    if f in _STARTS or f in _HAND_OFFS or f in _EXITS:
+        why = _THREAD if f in _STARTS else _HAND_OFF if f in _HAND_OFFS else _EXIT
 
         def start(*args: Any, **kwargs: Any) -> Any:
             raise refused(f, why)

@@ -186,7 +186,7 @@ class _Calls(ImplicitMixin):
         if _is_bare_super(node):
             if self.scoped_supers is None:
                 self.scoped_supers = _supers_in_comprehension_scopes(self.body)
-            if not self.first or id(node) in self.scoped_supers:
+            if not self.first or self.in_class_body or id(node) in self.scoped_supers:
                 setattr(node, NATIVE, True)
                 return node
             node.args = [name("__class__", node), name(self.first, node)]
@@ -206,6 +206,7 @@ class _Calls(ImplicitMixin):
             setattr(node, _FRAMED, True)
             node.func = call(name(engine_cell(self.hidden, "framed"), node), [node.func],
                              node, native=True)
+        if self.in_class_body:  # `locals()` is the class namespace itself, as written
             return node
         if isinstance(node.func, ast.Name) and node.func.id in _FILTERED and not node.args:
             return call(name(engine_cell(self.hidden, "visible"), node), [node], node,

@@ -13,7 +13,10 @@ the function is then called in the context like any other.
 
 What a function cannot express stays native (`wrap` gives None): a separate
 `locals` mapping, a code object, `from m import *`, and text that does not
-compile as given (so the error is CPython's own).
+compile as given (so the error is CPython's own). Text run natively is still
+compiled under a name of its own with its text registered (`registered`), so
+the functions it defines have their source, and a context runs them when they
+are called in it (`dataclasses` makes its methods so).
 """
 
 from __future__ import annotations
@@ -41,6 +44,19 @@ def wrap(source: Any, namespace: Any, local: Any, mode: str) -> types.FunctionTy
         return None
     namespace.setdefault("__builtins__", builtins.__dict__)
     return types.FunctionType(code, namespace)
+
+
+@functools.lru_cache(maxsize=512)
+def registered(source: str, mode: str) -> types.CodeType | None:
+    """`source` compiled under a name of its own whose text `linecache` holds, to
+    run natively; None if it does not compile (CPython's own error is raised then)."""
+    filename = f"<{mode} {next(_NUMBERS)}>"
+    try:
+        code = compile(source, filename, mode, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return code
 
 
 @functools.lru_cache(maxsize=512)

@@ -96,7 +96,7 @@ class _Lowering(BodyTransformer):
 
     def visit_AnnAssign(self, node: ast.AnnAssign):
         if node.value is None or not self.lowers_store(node.target):
-            return self.generic_visit(node)
+            return super().visit_AnnAssign(node)
         value = self.temp()
         return [assign(value, self.visit(node.value), node),
                 *self.store(node.target, name(value, node))]

@@ -686,7 +686,8 @@ def exec_(source, globals=None, locals=None, /, **kwargs):
     function cannot express is a foreign call."""
     run = None if kwargs else _exec.wrap(source, globals, locals, "exec")
     if run is None:
-        return nooverdub(contextslot().fallback)(exec, source, globals, locals, **kwargs)
+        return nooverdub(contextslot().fallback)(exec, _native_text(source, "exec"),
+                                                 globals, locals, **kwargs)
     run()
     return None
 
@@ -695,8 +696,15 @@ def eval_(source, globals=None, locals=None, /):
     """`eval` given a namespace, as `exec_`."""
     run = _exec.wrap(source, globals, locals, "eval")
     if run is None:
-        return nooverdub(contextslot().fallback)(eval, source, globals, locals)
+        return nooverdub(contextslot().fallback)(eval, _native_text(source, "eval"),
+                                                 globals, locals)
     return run()
+
+
+def _native_text(source, mode):
+    """What `exec` or `eval` runs natively: text compiled with its source kept."""
+    code = _exec.registered(source, mode) if native.type(source) is str else None
+    return source if code is None else code
 
 
 # Callbacks C calls ---------------------------------------------------------------------

@@ -1,16 +1,19 @@
-"""The traversal every engine step shares: a function body, not nested bodies.
+"""The traversal every engine step shares: a function body, not nested functions.
 
-Bodies of nested `def`, `lambda` and `class` are left as written (they are
-transformed when called inside a context); what runs in the enclosing scope,
-decorators, default values, class bases and keywords, is visited. A visit of a
-statement may return a list of statements to put in its place.
+Bodies of nested `def` and `lambda` are left as written (they are transformed
+when called inside a context); what runs in the enclosing scope, decorators and
+default values, is visited. A class body runs once, when its `class` statement
+does, so it is part of the body that runs it: its statements are visited, with
+`class_name` the class's (private names inside it are mangled with it) and
+`in_class_body` set. A visit of a statement may return a list of statements to
+put in its place.
 """
 
 from __future__ import annotations
 
 import ast
 
-from contexts._builders import NATIVE
+from contexts._builders import NATIVE, placed
 
 
 # Node types with no node inside: every walk of a tree skips them.
@@ -25,6 +28,8 @@ class BodyTransformer(ast.NodeTransformer):
     """
 
     _visitors: dict = {}
+    class_name: str | None = None  # the innermost class around what is visited
+    in_class_body = False  # visiting a class body's statements (not a function's)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -121,8 +126,28 @@ class BodyTransformer(ast.NodeTransformer):
         node.patterns = [self.visit(p) for p in node.patterns]
         return node
 
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        """A class body keeps its annotations in `__annotations__` (as text, under
+        `from __future__ import annotations`): there they are left as written."""
+        if not self.in_class_body:
+            return self.generic_visit(node)
+        node.target = self.visit(node.target)
+        if node.value is not None:
+            node.value = self.visit(node.value)
+        return node
+
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         node.decorator_list = [self.visit(d) for d in node.decorator_list]
         node.bases = [self.visit(b) for b in node.bases]
         node.keywords = [self.visit(k) for k in node.keywords]
+        outer = self.class_name, self.in_class_body
+        self.class_name, self.in_class_body = node.name, True
+        try:
+            node.body = self.class_body(node)
+        finally:
+            self.class_name, self.in_class_body = outer
         return node
+
+    def class_body(self, node: ast.ClassDef) -> list:
+        """The statements of `node`'s body, visited."""
+        return self.statements(node.body) or [placed(ast.Pass(), node)]

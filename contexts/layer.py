@@ -44,7 +44,7 @@ from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen
 from contexts._model_support import native_order, scalars_only
 from contexts._models import (drive, iter_, iterator_of, merge_order, next_, reversed_,
                               reversed_sequence, zip_)
-from contexts._names import hidden
+from contexts._names import hidden, mangled
 from contexts._precompile import precompile
 from contexts._profile import class_version
 from contexts._running import is_running
@@ -67,6 +67,6 @@ __all__ = [
     "precompile",
     "hide_frames_from",
     # building passes
-    "BodyTransformer", "CALLER_NAMES", "NATIVE", "call", "constant", "hidden", "name",
-    "placed",
+    "BodyTransformer", "CALLER_NAMES", "NATIVE", "call", "constant", "hidden", "mangled",
+    "name", "placed",
 ]

@@ -18,10 +18,11 @@ from typing import Any, Callable
 
 from contexts.layer import Cell, Cells, is_running
 from tagging import _channels as channels
+from tagging import _classes as classes
 from tagging import _fast as fast
 from tagging import _heap as heap
 from tagging import _primitives as primitives
-from tagging._leaving import CLASS_BODY, FRAME_TEXT, GENERATOR_RETURN, class_body_reads, dropped
+from tagging._leaving import FRAME_TEXT, GENERATOR_RETURN, dropped
 from tagging._patterns import recaptured
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
@@ -99,18 +100,29 @@ def _captured(runtime: Any) -> Callable:
     return captured
 
 
-def _class_body(runtime: Any) -> Callable:
-    tag = runtime.layer
-    store = tag.store
-    entries = store.entries
+def _class_name(runtime: Any) -> Callable:
+    gload = runtime.value("gload")
 
-    def classbody(cells, namespace, names):  # what a class body reads (`_leaving`)
-        if entries:
-            raw, meta = class_body_reads(store, cells, namespace, names)
-            if meta is not ABSENT:
-                runtime.ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_BODY)
+    def classname(namespace, key, container, slot, value):  # a class body's read
+        if key in namespace:
+            return gload(namespace, key, value)
+        return gload(container, slot, value)
 
-    return classbody
+    return classname
+
+
+def _class_maker(runtime: Any) -> Callable:
+    def classmaker(given, spread):  # a class statement's metaclass (`_classes`)
+        return classes.statement(runtime.ctx, given, spread)
+
+    return classmaker
+
+
+def _decorator(runtime: Any) -> Callable:
+    def decorator(applied):  # what a `def` or `class` statement's decorator applies
+        return functools.partial(primitives.call_in, runtime.ctx, applied)
+
+    return decorator
 
 
 def _frame_text(runtime: Any) -> Callable:
@@ -132,8 +144,12 @@ def _default(runtime: Any) -> Callable:
     store = tag.store
 
     def default(value):  # tagged while the run lasts (`_leaving`)
-        if type(value) is Tagged and value.tag is tag:
-            store.defaults.append(value)
+        layer = value  # (under a context run inside this one, that one's layer is outside)
+        while type(layer) is Tagged:
+            if layer.tag is tag:
+                store.defaults.append(layer)
+                break
+            layer = layer.value
         return value
 
     return default
@@ -153,6 +169,17 @@ def _returning(runtime: Any) -> Callable:
         return value.value  # resumed after the run: plain, as what it yields
 
     return returning
+
+
+def _settled(runtime: Any) -> Callable:
+    tag = runtime.layer
+
+    def settled(value):  # what a coroutine returns (`_leaving`)
+        if type(value) is Tagged and value.tag is tag and not is_running(runtime.ctx):
+            return value.value
+        return value
+
+    return settled
 
 
 def _awaiting(runtime: Any) -> Callable:
@@ -200,12 +227,16 @@ TAGGING_CELLS = Cells(
     Cell("globals", lambda runtime: globals, "the module a global is in"),
     Cell("plain", _plain, "an f-string field, a match subject: untagged", per_layer=True),
     Cell("captured", _captured, "what a case pattern captured (_patterns)", per_layer=True),
-    Cell("classbody", _class_body, "what a class body reads (_leaving)", per_layer=True),
+    Cell("locals", lambda runtime: locals, "a class body's namespace"),
+    Cell("classname", _class_name, "a name a class body reads (_classes)"),
+    Cell("classmaker", _class_maker, "a class statement's metaclass (_classes)"),
+    Cell("decorator", _decorator, "a decorator, applied in the context"),
     Cell("frametext", _frame_text, "eval/exec on the frame (_leaving)", per_layer=True),
     Cell("default", _default, "a nested function's defaults (_leaving)", per_layer=True),
     Cell("yielded", _yielded, "what a generator yields (_channels)", per_layer=True),
     Cell("received", _received, "what a yield is sent (_channels)", per_layer=True),
     Cell("returning", _returning, "what a generator returns (_channels)", per_layer=True),
+    Cell("settled", _settled, "what a coroutine returns (_leaving)", per_layer=True),
     Cell("awaiting", _awaiting, "yield from, await: the source (_channels)", per_layer=True),
     Cell("returned", _returned, "yield from, await: its value (_channels)", per_layer=True),
     Cell("kwargs", lambda runtime: functools.partial(primitives.splatted, runtime.ctx),

@@ -22,6 +22,7 @@ import attrs
 
 from contexts.layer import Layer, hide_frames_from, nativecalls, precompile
 from tagging import _enclosed as enclosing
+from tagging import _classes as classes
 from tagging import _exceptions as exceptions
 from tagging import _heap as heap
 from tagging import _iterators as iterators
@@ -34,7 +35,8 @@ from tagging._tagged import Tagged
 
 nativecalls(__name__, "_own_arguments", "_foreign_result")
 _serials = itertools.count(1)
-BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS, **exceptions.BUILTINS}
+BUILTINS = {**primitives.BUILTINS, **iterators.BUILTINS, **exceptions.BUILTINS,
+            **classes.BUILTINS}
 # Operators that may build a container out of containers (foreign results).
 _BUILDERS = frozenset({operator.add, operator.iadd, operator.mul, operator.imul,
                        operator.concat, operator.iconcat, operator.or_, operator.ior,
@@ -168,8 +170,9 @@ def keeps_element_metadata(f: Callable, result: Any) -> bool:
 
 def _engine_functions() -> list:
     """The primitives' functions, whose native calls are compiled as such."""
-    modules = {primitives.__name__, iterators.__name__, exceptions.__name__}
-    found = {f for module in (primitives, iterators, exceptions)
+    modules = {primitives.__name__, iterators.__name__, exceptions.__name__,
+               classes.__name__}
+    found = {f for module in (primitives, iterators, exceptions, classes)
              for f in vars(module).values()
              if isinstance(f, types.FunctionType) and f.__module__ in modules}
     found |= {f for f in BUILTINS.values()

@@ -13,15 +13,23 @@ and catches, or straight to the `yield from` that delegated. A consumer in the
 context (`yield from`, `await`, `next`, `send`, `throw`) takes its metadata
 (`_channels`); C code that drives the generator itself (`gen.close()`, a `for`
 loop, `list(gen)`) would get the plain value, and C may hand it on. A class
-body made inside a run is code the engine leaves as written, which reads
-closure cells and globals natively. Text run by `eval` or `exec` given no
-namespace runs natively on the caller's frame, whose variables hold tagged
-values (and the store the metadata of its cells, globals and containers).
+is made by C code (`_classes`) that calls hooks written in Python natively
+(`__init_subclass__`, `__set_name__`), and a class body may bind a value by a
+route the tagging pass does not store through (`:=`). Text run by `eval` or
+`exec` given no namespace runs natively on the caller's frame, whose variables
+hold tagged values (and the store the metadata of its cells, globals and
+containers).
 Rather than drop its metadata silently, tagging hands such a value to the
 context as a foreign call of `dropped` (through its `fallback`): a context that
 may not lose metadata (`ad`) refuses it there; any other gets the plain value
 back, as from any C function. (A generator that returns after the run ended
 returns its value plain, as it yields.)
+
+A coroutine's return value goes to the `await` that drives it, or to the asyncio
+task that does, which keeps it in a C field of its own for `await task` and
+`task.result()`. In the run it keeps its metadata there. A coroutine made in the
+run and resumed after it ended (its task scheduled inside, run by the loop
+later) returns its value plain: the task outlives the run.
 """
 
 from __future__ import annotations
@@ -30,10 +38,10 @@ import gc
 import types
 from typing import Any
 
-from tagging._store import ABSENT
-
 GENERATOR_RETURN = "a generator's return value"
-CLASS_BODY = "a value read by a class body"
+CLASS_BODY = "a value a class body binds by `:=` or as a decorator's result"
+CLASS_HOOK = ("a class attribute that a class-creation hook written in Python "
+              "(`__init_subclass__`, `__set_name__`) would read natively")
 FRAME_TEXT = "a variable read by eval or exec given no namespace"
 
 # How to write each route so that the metadata is kept.
@@ -41,8 +49,9 @@ WAYS_OUT = {
     GENERATOR_RETURN: "yield the value, or take the return value where your code "
                       "drives the generator: `result = yield from gen`, or the "
                       "StopIteration that `next(gen)` or `gen.send(...)` raises",
-    CLASS_BODY: "define the class outside the function and pass the value to it (a "
-                "class body runs natively)",
+    CLASS_BODY: "bind it with `name = value` in the class body",
+    CLASS_HOOK: "set the attribute once the class is made (`Made.a = value`), where the "
+                "hook does not run",
     FRAME_TEXT: "pass the text a namespace dict, eval(text, {'x': x}) or exec(text, "
                 "namespace): text given a namespace runs in the context",
 }
@@ -73,22 +82,3 @@ def plain_defaults(held: list, plain: Any) -> None:
 def _functions_using(holder: Any, field: str) -> list:
     return [f for f in gc.get_referrers(holder)
             if type(f) is types.FunctionType and getattr(f, field) is holder]
-
-
-def class_body_reads(store: Any, cells: tuple, namespace: dict, names: tuple) -> tuple:
-    """(value, metadata) of the first value carrying metadata that a class body would
-    read natively, from one of `cells` or a global of `names`; (None, ABSENT) if none."""
-    for cell in cells:
-        try:
-            raw = cell.cell_contents
-        except ValueError:  # not bound yet: the body would raise as it does plainly
-            continue
-        meta = store.lookup(cell, 0, raw)
-        if meta is not ABSENT:
-            return raw, meta
-    for name in names:
-        raw = namespace.get(name, ABSENT)
-        meta = ABSENT if raw is ABSENT else store.lookup(namespace, name, raw)
-        if meta is not ABSENT:
-            return raw, meta
-    return None, ABSENT

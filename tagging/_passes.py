@@ -5,7 +5,9 @@ module globals (`__ovd0_gload__(globals(), "G", G)`, and stores through
 `gstore`), closure cells (`cload`/`cstore` keyed by the cell), container
 displays and comprehensions (built by primitives that keep the heap plain),
 f-string fields (untagged), defaults of nested functions (tagged while the
-run lasts, see `_leaving`), and what a generator yields or returns (plain, its
+run lasts, see `_leaving`), class bodies (their names read and written in
+the class namespace, the class made in the context, see `_classes`), and
+what a generator yields or returns (plain, its
 metadata left in the store for a consumer in the context: a `yield from` or
 `await` takes back what the generator it delegated to returned) or is sent
 (plain, the `yield` taking the metadata back from the store), see `_channels`.
@@ -22,7 +24,7 @@ import operator
 import types
 
 from contexts.layer import (CALLER_NAMES, NATIVE, BodyTransformer, call, constant, hidden,
-                            name, placed)
+                            mangled, name, placed)
 from tagging import _markers as markers
 from tagging._cells import TAGGING_CELLS
 from tagging._patterns import capture_paths
@@ -52,7 +54,9 @@ class _Tagging(BodyTransformer):
                          if n != "__class__" and not n.startswith("__ovd")}
         self.shadowed: list = []  # names bound by the comprehensions being visited
         self.generator = bool(code.co_flags & inspect.CO_GENERATOR)
+        self.coroutine = bool(code.co_flags & inspect.CO_COROUTINE)
         self.chains = 0  # temporaries holding the value of `a = b = v`
+        self.scopes: list = []  # the class bodies being visited, innermost last
 
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
         prologue = self.variadic_prologue(tree.args, tree)  # decided on the body as is
@@ -101,6 +105,8 @@ class _Tagging(BodyTransformer):
         if not isinstance(node.ctx, ast.Load) or node.id.startswith("__ovd") or \
                 self.is_shadowed(node.id):
             return node
+        if self.scopes and not self.shadowed:
+            return self.class_load(self.scopes[-1], node)
         if node.id in self.cellvars or node.id in self.freevars:
             return self.helper("cload", [self.cell(node.id, node), node], node)
         if node.id not in self.locals:
@@ -175,6 +181,9 @@ class _Tagging(BodyTransformer):
         if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             return node
         target = node.targets[0].id
+        if self.scopes and not target.startswith("__ovd"):
+            node.value = self.class_store(self.scopes[-1], target, node.value, node)
+            return node
         if target in self.cellvars or target in self.freevars:
             return self.cell_store(target, node.value, node)
         if target in self.declared_global:
@@ -239,7 +248,7 @@ class _Tagging(BodyTransformer):
         """`a, (b, c) = v`: every level of the target gets its items' metadata."""
         target = node.targets[0]
         node.value = self.display(markers.unpack, [node.value, _shape(target, node)], node)
-        return [node, *self.starred_fixups(target)]
+        return [node, *self.starred_fixups(target), *self.rebound(target)]
 
     def starred_fixups(self, target: ast.expr) -> list:
         """`a, *rest = v` makes `rest` from tagged items: store them plainly."""
@@ -259,6 +268,20 @@ class _Tagging(BodyTransformer):
             node.iter = self.display(markers.unpack_each,
                                      [node.iter, _shape(node.target, node)], node)
             node.body[:0] = self.starred_fixups(node.target)
+        node.body[:0] = self.rebound(node.target)
+        return node
+
+    def visit_With(self, node: ast.With) -> ast.AST:
+        node = self.generic_visit(node)
+        for item in reversed(node.items):
+            if item.optional_vars is not None:
+                node.body[:0] = self.rebound(item.optional_vars)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        node = super().visit_AnnAssign(node)
+        if self.scopes and node.value is not None and isinstance(node.target, ast.Name):
+            node.value = self.class_store(self.scopes[-1], node.target.id, node.value, node)
         return node
 
     # Containers -------------------------------------------------------------------
@@ -298,8 +321,8 @@ class _Tagging(BodyTransformer):
         bound = set()
         for generator in node.generators:
             bound |= {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
+        node.generators[0].iter = self.visit(node.generators[0].iter)  # the enclosing scope's
         self.shadowed.append(bound)
-        node.generators[0].iter = self.visit(node.generators[0].iter)
         for index, generator in enumerate(node.generators):
             if index:
                 generator.iter = self.visit(generator.iter)
@@ -336,21 +359,78 @@ class _Tagging(BodyTransformer):
         node.elt = self.helper("yielded", [node.elt], node.elt)
         return node
 
-    def visit_ClassDef(self, node: ast.ClassDef) -> list:
-        """A class body runs natively, into the class namespace: before it runs, the
-        closure cells and globals it names are checked (`_leaving.CLASS_BODY`)."""
+    # Class bodies ------------------------------------------------------------------
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.ClassDef:
+        """A class statement is given the metaclass `classmaker(M)` (`M` the one it
+        names, or None), which makes the class in the context (`_classes`); its
+        decorators are applied there too."""
         node = super().visit_ClassDef(node)
-        read = sorted({n.id for n in _class_body_nodes(node) if isinstance(n, ast.Name)
-                       and isinstance(n.ctx, ast.Load)})
-        cells = [self.cell(n, node) for n in read if n in self.cellvars or n in self.freevars]
-        names = [constant(n, node) for n in read if n not in self.locals]
-        if not cells and not names:
+        node.decorator_list = self.decorators(node.decorator_list)
+        given = [k for k in node.keywords if k.arg == "metaclass"]
+        spread = [k for k in node.keywords if k.arg is None]
+        rest = [k for k in node.keywords if k.arg != "metaclass" and k.arg is not None]
+        if spread:  # `class C(**options)`: one mapping, its metaclass found when it runs
+            pairs: list = []
+            for keyword in node.keywords:
+                pairs += [constant(markers.DOUBLE_STAR, keyword.value) if keyword.arg is None
+                          else constant(keyword.arg, keyword.value), keyword.value]
+            options = self.display(markers.display_dict, pairs, node)
+            maker = self.helper("classmaker", [options, constant(True, node)], node)
+            node.keywords = [placed(ast.keyword(arg=None, value=maker), node)]
             return node
-        check = self.helper("classbody", [
-            ast.copy_location(ast.Tuple(elts=cells, ctx=ast.Load()), node),
-            self.helper("globals", [], node),
-            ast.copy_location(ast.Tuple(elts=names, ctx=ast.Load()), node)], node)
-        return [ast.copy_location(ast.Expr(value=check), node), node]
+        metaclass = given[0].value if given else constant(None, node)
+        maker = self.helper("classmaker", [metaclass, constant(False, node)], node)
+        node.keywords = [placed(ast.keyword(arg="metaclass", value=maker), node), *rest]
+        return node
+
+    def class_body(self, node: ast.ClassDef) -> list:
+        outer, self.shadowed = self.shadowed, []
+        self.scopes.append(_ClassScope(node))
+        try:
+            return super().class_body(node)
+        finally:
+            self.scopes.pop()
+            self.shadowed = outer
+
+    def class_load(self, scope: _ClassScope, node: ast.Name) -> ast.expr:
+        """A name read by a class body: from the class namespace if it holds it, else
+        from the module (`LOAD_NAME`) or, for a variable of the function around,
+        its cell (`LOAD_CLASSDEREF`); `global` names from the module."""
+        key = constant(mangled(node.id, scope.name), node)
+        module = self.helper("globals", [], node)
+        if node.id in scope.declared_global:
+            return self.helper("gload", [module, key, node], node)
+        if node.id not in scope.bound and (node.id in scope.declared_nonlocal or
+                                           node.id in self.cellvars or
+                                           node.id in self.freevars):
+            container, slot = self.cell(node.id, node), constant(0, node)
+        else:
+            container, slot = module, key
+        namespace = self.helper("locals", [], node)
+        return self.helper("classname", [namespace, key, container, slot, node], node)
+
+    def class_store(self, scope: _ClassScope, identifier: str, value: ast.expr,
+                    where: ast.AST) -> ast.expr:
+        """The value a class body stores in `identifier`, made plain, its metadata in
+        the store for that slot of the class namespace (or the module, or a cell)."""
+        key = constant(mangled(identifier, scope.name), where)
+        if identifier in scope.declared_global:
+            return self.helper("gstore", [self.helper("globals", [], where), key, value], where)
+        if identifier in scope.declared_nonlocal:
+            return self.helper("cstore", [self.cell(identifier, where), value], where)
+        return self.helper("gstore", [self.helper("locals", [], where), key, value], where)
+
+    def rebound(self, target: ast.expr) -> list:
+        """In a class body: the names `target` bound (unpacking, a loop, `with`),
+        stored again in the class namespace plain."""
+        if not self.scopes:
+            return []
+        scope = self.scopes[-1]
+        return [ast.copy_location(ast.Assign(
+            targets=[name(n.id, n, store=True)],
+            value=self.class_store(scope, n.id, self.class_load(scope, name(n.id, n)), n)), n)
+            for n in ast.walk(target) if isinstance(n, ast.Name)]
 
     def visit_Match(self, node: ast.Match) -> ast.AST:
         """Patterns compare and test types natively: they match the plain subject,
@@ -363,12 +443,12 @@ class _Tagging(BodyTransformer):
         node.subject = self.helper("plain", [ast.copy_location(subject, node)], node.subject)
         for case in node.cases:
             recaptured = [
-                ast.copy_location(ast.Assign(
+                self.stored(ast.copy_location(ast.Assign(
                     targets=[name(identifier, case.pattern, store=True)],
-                    value=self.helper("captured", [name(identifier, case.pattern),
+                    value=self.helper("captured", [self.visit(name(identifier, case.pattern)),
                                                    name(held, case.pattern),
                                                    constant(path, case.pattern)],
-                                      case.pattern)), case.pattern)
+                                      case.pattern)), case.pattern))
                 for identifier, path in capture_paths(case.pattern)]
             case.body[0:0] = recaptured
         return node
@@ -420,10 +500,13 @@ class _Tagging(BodyTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.stmt:
         """A generator returns its value plain, its metadata kept for the consumer
-        that awaits it (`_channels`)."""
+        that awaits it (`_channels`); a coroutine, plain once the run has ended
+        (`_leaving`)."""
         node = self.generic_visit(node)
         if self.generator and node.value is not None:
             node.value = self.helper("returning", [node.value], node.value)
+        elif self.coroutine and node.value is not None:
+            node.value = self.helper("settled", [node.value], node.value)
         return node
 
     # What leaves the frame untagged ------------------------------------------------
@@ -432,6 +515,18 @@ class _Tagging(BodyTransformer):
         node = self.generic_visit(node)
         node.value = self.helper("plain", [node.value], node)
         return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node = super().visit_FunctionDef(node)
+        node.decorator_list = self.decorators(node.decorator_list)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def decorators(self, decorators: list) -> list:
+        """C applies a decorator natively: each is given as `decorator(d)`, which
+        applies `d` in the context."""
+        return [self.helper("decorator", [d], d) for d in decorators]
 
     def visit_defaults(self, args: ast.arguments) -> None:
         super().visit_defaults(args)
@@ -550,37 +645,27 @@ def _declared(tree: ast.FunctionDef, kind: type) -> set:
     return found
 
 
-def _own_nodes(tree: ast.AST):
-    """The nodes of a function body, not of nested functions or classes."""
+def _own_nodes(tree: ast.AST, skipped: tuple = ()):
+    """The nodes of a function (or class) body, not of nested functions or classes,
+    nor inside the `skipped` kinds of node."""
     stack = list(tree.body)
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, _BINDERS) or isinstance(node, ast.Lambda):
+        if isinstance(node, _BINDERS) or isinstance(node, (ast.Lambda, *skipped)):
             continue
         stack.extend(ast.iter_child_nodes(node))
 
 
-def _class_body_nodes(node: ast.ClassDef) -> list:
-    """The nodes a class body evaluates when the class is made: its statements and
-    its methods' decorators and defaults, not its methods' bodies."""
-    found, stack = [], list(node.body)
-    while stack:
-        item = stack.pop()
-        found.append(item)
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            stack += [*item.decorator_list, *item.args.defaults,
-                      *[d for d in item.args.kw_defaults if d is not None]]
-        elif isinstance(item, ast.Lambda):
-            stack += [*item.args.defaults, *[d for d in item.args.kw_defaults if d]]
-        else:
-            stack += ast.iter_child_nodes(item)
-    return found
-
-
 def _bound_names(tree: ast.FunctionDef) -> set:
-    names = {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)}
-    for node in _own_nodes(tree):
+    return {a.arg for a in ast.walk(tree.args) if isinstance(a, ast.arg)} | \
+        _binding(_own_nodes(tree))
+
+
+def _binding(nodes) -> set:
+    """The names that `nodes` bind."""
+    names: set = set()
+    for node in nodes:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.add(node.id)
         elif isinstance(node, _BINDERS):
@@ -594,3 +679,22 @@ def _bound_names(tree: ast.FunctionDef) -> set:
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
     return names
+
+
+class _ClassScope:
+    """What the compiler decides about the names of one class body."""
+
+    def __init__(self, node: ast.ClassDef) -> None:
+        self.name = node.name
+        self.declared_global = _declared(node, ast.Global)
+        self.declared_nonlocal = _declared(node, ast.Nonlocal)
+        self.bound = _class_bound(node) - self.declared_global - self.declared_nonlocal
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _class_bound(node: ast.ClassDef) -> set:
+    """The names a class body binds, which it reads from its namespace first (not
+    a comprehension's, which are its own)."""
+    return _binding(_own_nodes(node, _COMPREHENSIONS))

@@ -1145,11 +1145,40 @@ def _shown(method):
         if native.isinstance(shown, type):
             if method is heap.PROXY.keys:  # the attributes' names
                 return method(proxy)
+            if method is heap.PROXY.get and args:  # an attribute, with its metadata
+                return _attribute_shown(ctx, shown, method(rawest(proxy), heap.own(
+                    args[0], ctx.tag), ABSENT), *args)
+            if name in _SNAPSHOTS and not args:
+                snapshot = _attributes_shown(ctx, shown, rawest(proxy))
+                return snapshot if name == "copy" else getattr_(ctx, snapshot, name)()
             return fallback(ctx, method, proxy, *args)
         return call_in(ctx, getattr_(ctx, shown, name), *args)
 
     primitive.__name__ = f"tagged_{name}"
     return primitive
+
+
+# What a class's mappingproxy answers from a snapshot of the attributes: a dict.
+_SNAPSHOTS = frozenset({"items", "values", "copy"})
+
+
+def _attributes_shown(ctx, kind, proxy):
+    """A dict of the attributes `kind` has of its own (`proxy` shows them), each
+    with the metadata of the class's slot."""
+    snapshot = {}
+    for key in heap.PROXY.keys(proxy):
+        value = types.MappingProxyType.get(proxy, key, ABSENT)
+        setitem(ctx, snapshot, key, _attribute_shown(ctx, kind, value, key))
+    return snapshot
+
+
+def _attribute_shown(ctx, kind, value, name, default=None):
+    """`vars(kind).get(name, default)`, given the attribute's `value` (ABSENT if
+    `kind` has none of its own), which keeps the metadata of the class's slot."""
+    if value is ABSENT:
+        return default
+    tag = ctx.tag
+    return heap.retag(tag, value, tag.store.lookup(kind, heap.own(name, tag), value))
 
 
 # Methods that only read, or store plain values (indices, counts, views)

@@ -3,7 +3,7 @@
 Each function uses constructs whose transformed form names a cell: calls of
 each arity and with keywords, operators in tests, loops, properties, `with`,
 generators and `yield from`, coroutines, globals and closures, `match`, class
-bodies, `eval`, defaults, f-strings, splats, `locals()`, `inspect.stack()` and
+bodies, decorators, `eval`, defaults, f-strings, splats, `locals()`, `inspect.stack()` and
 `contextslot()`.
 """
 
@@ -110,6 +110,10 @@ def heap(x):
     class Local:
         size = scale
 
+    def unchanged(g):
+        return g
+
+    @unchanged
     def keywords(**named):
         return named
 

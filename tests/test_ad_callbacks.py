@@ -868,3 +868,41 @@ def test_hooks_see_the_dunders_and_callbacks_c_would_call():
     assert [name for name in seen if name.endswith(("Number.__float__", "f.<locals>.upper"))] \
         == [seen[0][:-len("Number")] + "Number.__float__", seen[0][:-len("Number")] + "upper",
             seen[0][:-len("Number")] + "Number.__float__"]
+
+
+EXIT_FUNCTIONS_INSIDE_A_DERIVATIVE = """
+import atexit
+
+from ad import D, NonDifferentiableError
+
+ran = []
+
+
+def f(x):
+    atexit.register(lambda: print("at exit:", x * 2, ran))
+    atexit._run_exitfuncs()
+    return ran[-1] if ran else x
+
+
+for derivative in (D(f), D(D(f))):
+    try:
+        derivative(1.5)
+    except NonDifferentiableError as refusal:
+        assert "atexit._run_exitfuncs" in str(refusal) and __file__ in str(refusal), refusal
+    else:
+        raise AssertionError("not refused")
+    assert not ran
+atexit.register(ran.append, "later")  # runs first at exit: last registered
+"""
+
+
+def test_exit_functions_run_inside_a_derivative_are_refused(tmp_path):
+    """`atexit._run_exitfuncs()` runs the exit functions natively (from C), where a
+    derivative they reach through a closure would be dropped: refused before any runs,
+    at depth one and two. In a process of its own, so the suite's exit functions stay
+    registered; at its exit they all run, plainly."""
+    script = tmp_path / "exit_functions.py"
+    script.write_text(EXIT_FUNCTIONS_INSIDE_A_DERIVATIVE)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["at exit: 3.0 ['later']"] * 2  # one f per derivative

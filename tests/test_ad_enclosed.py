@@ -18,8 +18,8 @@ derivative at depth one is the same number, of the same type, nested. The
 subjects are the other test files' own, imported: the real-code suite, the C
 entry points of `docs/callbacks.md`, the random programs of the hunt, the
 take-apart primitives, the standard-library entry points, everyday Python,
-itertools, mappings, C constructors, `match`, the routes into Python code, the
-stores into C storage, the Python twins of C accelerators and the methods of the
+itertools, mappings, C constructors, `match`, the routes into Python code, class
+bodies, the stores into C storage, the Python twins of C accelerators and the methods of the
 number types.
 """
 
@@ -36,10 +36,10 @@ from hypothesis import strategies as st
 
 from ad import D, NonDifferentiableError, jvp
 from contexts import Context, overdub, recurse
-from tests import (test_ad_constructors, test_ad_everyday, test_ad_hunt, test_ad_itertools,
-                   test_ad_mappings, test_ad_match, test_ad_nested_takeapart,
-                   test_ad_number_methods, test_ad_routes, test_ad_stores, test_ad_twins,
-                   test_stdlib)
+from tests import (test_ad_class_bodies, test_ad_constructors, test_ad_everyday, test_ad_hunt,
+                   test_ad_itertools, test_ad_mappings, test_ad_match,
+                   test_ad_nested_takeapart, test_ad_number_methods, test_ad_routes,
+                   test_ad_stores, test_ad_twins, test_stdlib)
 from tests.test_ad_callbacks import REFUSED, ROWS
 from tests.test_ad_realcode import CASES
 
@@ -275,6 +275,10 @@ def _subjects():
               routes.closed_while_delegated, routes.class_body_reading_a_closure,
               routes.class_body_reading_a_global):
         yield "routes", f.__name__, f, 2.0
+    bodies = test_ad_class_bodies
+    for f in (*bodies.SUBJECTS, bodies.transcendental, *bodies.REFUSED):
+        for x in (Fraction(3, 2), 2.0):
+            yield "class-bodies", f.__name__, f, x
     stores = test_ad_stores
     for f, x in ((stores.into_array, 1.5), (stores.through_a_memoryview, 1.5),
                  (stores.into_a_bytearray, 7), (stores.into_a_ctypes_field, 1.5),

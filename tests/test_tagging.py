@@ -1713,12 +1713,8 @@ def test_defaults_and_class_bodies_made_in_a_run_hold_plain_values():
         assert leaked_tagged(result) == []
 
 
-@pytest.mark.parametrize("f", [
-    default_from_the_run,
-    pytest.param(class_body_from_the_run, marks=pytest.mark.xfail(
-        strict=True, reason="a class body runs natively into the class namespace; its "
-        "metadata is not kept (nested bodies are left as written)")),
-], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [default_from_the_run, class_body_from_the_run],
+                         ids=lambda f: f.__name__)
 def test_defaults_and_class_bodies_made_in_a_run_keep_metadata(f):
     ctx, result = tagged_run(f, (1.5, "m"))
     assert_carries(result, ctx, 1.5, "m")

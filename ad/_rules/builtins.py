@@ -65,8 +65,8 @@ defconstant(builtins.int, builtins.round, builtins.bool, builtins.hash, builtins
             builtins.len)
 # Not numeric: they run on the plain value (and a derivative's own machinery, run in
 # an enclosing one, asks them about its `Tagged` wrappers without a detour).
-defconstant(builtins.type, builtins.isinstance, builtins.issubclass, builtins.callable,
-            builtins.repr, builtins.ascii, builtins.str, builtins.format, builtins.print)
+defconstant(builtins.isinstance, builtins.issubclass, builtins.callable, builtins.repr,
+            builtins.ascii, builtins.str, builtins.format, builtins.print)
 defrefused(method)
 
 # Attributes of a number carrying a tangent: `x.real` is `real(x)`; a method
