@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from ad import D, NonDifferentiableError
+from ad import D, NonDifferentiableError, jvp
+from contexts import Context, overdub
 
 SCALE = 5
 
@@ -109,11 +110,11 @@ def test_eval_on_the_frame_differentiates_as_the_plain_text_runs(f, point):
 
 @pytest.mark.parametrize("f", SUBJECTS, ids=lambda f: f.__name__)
 def test_eval_on_the_frame_keeps_the_value(f):
-    """The value of `f` itself, run under `D`, is the plain one."""
-    from ad import jvp
+    """The value of `f` itself, run under `D` or in an empty context, is the plain one
+    (an error included)."""
     plain = _outcome(lambda: f(2.0))
-    got = _outcome(lambda: jvp(f, (2.0,), (1.0,))[0])
-    assert got == plain
+    assert _outcome(lambda: jvp(f, (2.0,), (1.0,))[0]) == plain
+    assert _outcome(lambda: overdub(Context(), f, 2.0)) == plain
 
 
 def _user_eval(x):
