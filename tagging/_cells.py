@@ -132,17 +132,18 @@ def _frame_text(runtime: Any) -> Callable:
     entries = store.entries
     ctx = runtime.ctx
 
-    def frametext(callee, source, globals, local, cells):  # `eval(text)`, `exec(text)`
-        """The builtin given no namespace runs on the caller's globals and `locals()`
-        dict, as CPython runs it; `eval` in the context where it can
-        (`eval_on_frame`; `cells`: the variables held in cells, as the frame reads them), otherwise
-        natively, refused while a value carrying the derivative is live
-        (`_leaving`). What the call site then calls: any other callee named so
-        is called as any call."""
+    def frametext(callee, source, globals, local, names, *values):  # `eval(text)`
+        """What the call site `eval(text)` or `exec(text)` calls. The builtin given no
+        namespace runs on the caller's globals and `locals()` dict, as CPython runs
+        it: `eval` in the context where it can (`eval_on_frame`; `names` and
+        `values`: the variables held in cells, as the frame reads them; `names` is
+        None in a class body), otherwise natively, refused while a value carrying
+        the derivative is live (`_leaving`). Any other callee named so is called as
+        any call."""
         if callee is not builtins.eval and callee is not builtins.exec:
             return functools.partial(callee, source)
-        made = eval_on_frame(source, globals, local, cells) \
-            if callee is builtins.eval and cells is not None else None
+        made = eval_on_frame(source, globals, local, dict(zip(names, values))) \
+            if callee is builtins.eval and names is not None else None
         if made is not None:
             function, arguments = made
             return functools.partial(function, *arguments)

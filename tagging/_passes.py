@@ -125,9 +125,10 @@ class _Tagging(BodyTransformer):
                               slice=constant(0, where), ctx=ast.Load())
         return ast.copy_location(first, where)
 
-    def cell_values(self, where: ast.AST) -> ast.Dict:
-        """`{"n": n}` for each bound variable held in a cell, read as the frame reads
-        it: `locals()` gives only its plain value."""
+    def cell_values(self, where: ast.AST) -> list:
+        """The names of the variables held in cells, then each one's value as the frame
+        reads it, or None while unbound: `locals()` gives only its plain value. (Not
+        a dict display: under a nested derivative that would be a heap dict.)"""
         names = sorted(self.cellvars | self.freevars)
         values = []
         for n in names:
@@ -136,8 +137,7 @@ class _Tagging(BodyTransformer):
             values.append(ast.copy_location(ast.IfExp(
                 test=ast.copy_location(bound, where), body=self.visit(name(n, where)),
                 orelse=constant(None, where)), where))
-        return ast.copy_location(ast.Dict(keys=[constant(n, where) for n in names],
-                                          values=values), where)
+        return [constant(tuple(names), where), *values]
 
     def cell_store(self, identifier: str, value: ast.expr, where: ast.AST) -> ast.stmt:
         stored = self.helper("cstore", [self.cell(identifier, where), value], where)
@@ -220,9 +220,9 @@ class _Tagging(BodyTransformer):
             if node.func.id in ("eval", "exec") and len(node.args) == 1 and \
                     not isinstance(node.args[0], ast.Starred) and not node.keywords:
                 # text on this frame: with its globals and locals, as CPython (`frametext`)
-                cells = constant(None, node) if self.scopes else self.cell_values(node)
+                cells = [constant(None, node)] if self.scopes else self.cell_values(node)
                 frame = [self.helper("globals", [], node), self.helper("locals", [], node),
-                         cells]  # (in a class body, `locals()` is its namespace: native)
+                         *cells]  # (in a class body, `locals()` is its namespace: native)
                 made = self.helper("frametext", [node.func, node.args[0], *frame], node)
                 return ast.copy_location(ast.Call(func=made, args=[], keywords=[]), node)
         else:

@@ -117,6 +117,23 @@ def test_eval_on_the_frame_keeps_the_value(f):
     assert _outcome(lambda: overdub(Context(), f, 2.0)) == plain
 
 
+def _outer_variable(y):
+    def inner(x):
+        return y and eval("y * y * x + x * x * y")  # `y` carries the outer derivative
+    return D(inner, 1.0) * y
+
+
+@pytest.mark.parametrize("point", [Fraction(3, 2), Fraction(-2)])
+def test_a_variable_of_an_outer_derivative_keeps_it(point):
+    """Inside a nested derivative, a cell variable carrying the outer derivative
+    reaches the text with it (a dict of the cells would hold it plain)."""
+    def exact_inner(y):
+        return y * y + 2 * y  # d/dx of y*y*x + x*x*y at x = 1
+    expected = _differences(lambda y: exact_inner(y) * y, point, 1)
+    assert D(_outer_variable, point) == expected
+    assert D(_outer_variable, float(point)) == float(expected)
+
+
 def _user_eval(x):
     def eval(text):  # noqa: A001 - a user's function named `eval`: called as any call
         return len(text) * x
