@@ -32,7 +32,7 @@ import sys
 
 from contexts._builders import NATIVE, call, is_native, name, placed
 from contexts._cells import MAX_ARITY, engine_cell
-from contexts._names import Hidden
+from contexts._names import CALLER_NAMES, FRAME_NAMES, Hidden
 from contexts._implicit_rewrite import ImplicitMixin
 from contexts._lower import FRAME_ATTRIBUTES
 from contexts._operator_sites import operator_site
@@ -40,10 +40,7 @@ from contexts._operators import OPERATOR_FUNCTIONS
 from contexts._visit import BodyTransformer
 
 SEEN = "ovd_seen"  # attribute of an `ast.Call` that hooks see in a quiet body
-FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
 _FRAMED = "ovd_framed"  # a call of an attribute named `stack`, its callee wrapped in `framed`
-# Callees recognised by name; a pass must leave their names as written.
-CALLER_NAMES = FRAME_NAMES | {"super"}
 _FILTERED = {"locals", "vars", "dir"}  # hide the engine's names from the user
 
 

@@ -79,6 +79,11 @@ def _wrapped_code(source: str, mode: str) -> types.CodeType | None:
     wrapper = ast.parse(f"def _{mode}_():\n    pass\n").body[0]
     declared = sorted(names - {"__builtins__"})
     wrapper.body = ([ast.Global(names=declared)] if declared else []) + body
+    return compiled(wrapper, mode)
+
+
+def compiled(wrapper: ast.FunctionDef, mode: str) -> types.CodeType:
+    """A wrapper's code, compiled under a name of its own whose text `linecache` holds."""
     text = ast.unparse(ast.fix_missing_locations(wrapper))
     filename = f"<{mode} {next(_NUMBERS)}>"
     lines = [line + "\n" for line in text.splitlines()]

@@ -15,6 +15,11 @@ from typing import Any
 
 from contexts._builders import name
 
+# Callees that need the caller's frame, recognised by name (`_calls`, `_exec`).
+FRAME_NAMES = {"locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"}
+# Callees recognised by name; a pass must leave their names as written.
+CALLER_NAMES = FRAME_NAMES | {"super"}
+
 PREFIX = "__ovd"
 _HIDDEN = re.compile(r"__ovd(\d+)_")
 

@@ -37,6 +37,7 @@ from contexts._calls import CALLER_NAMES
 from contexts._canonical import class_attribute
 from contexts._cell_table import Cell, Cells
 from contexts._context import Layer, NoMetaData
+from contexts._frame_eval import made as eval_on_frame
 from contexts._generated import is_engine_code
 from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
 from contexts._lookups import Lookups, current
@@ -64,6 +65,8 @@ __all__ = [
     "enclosed", "dispatched",
     # contexts reused between runs, each run with a fresh layer; whether one runs
     "idle", "kept", "is_running",
+    # `eval(text)` given no namespace as a call in the context (`_frame_eval`)
+    "eval_on_frame",
     "precompile",
     "hide_frames_from",
     # building passes

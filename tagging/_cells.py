@@ -12,11 +12,12 @@ call, against rebuilding each (about 0.7 µs a cell) for every derivative.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import sys
 from typing import Any, Callable
 
-from contexts.layer import Cell, Cells, is_running
+from contexts.layer import Cell, Cells, eval_on_frame, is_running
 from tagging import _channels as channels
 from tagging import _classes as classes
 from tagging import _fast as fast
@@ -129,12 +130,27 @@ def _frame_text(runtime: Any) -> Callable:
     tag = runtime.layer
     store = tag.store
     entries = store.entries
+    ctx = runtime.ctx
 
-    def frametext(source, local):  # eval/exec on this frame (`_leaving`)
+    def frametext(callee, source, globals, local, names, *values):  # `eval(text)`
+        """What the call site `eval(text)` or `exec(text)` calls. The builtin given no
+        namespace runs on the caller's globals and `locals()` dict, as CPython runs
+        it: `eval` in the context where it can (`eval_on_frame`; `names` and
+        `values`: the variables held in cells, as the frame reads them; `names` is
+        None in a class body), otherwise natively, refused while a value carrying
+        the derivative is live (`_leaving`). Any other callee named so is called as
+        any call."""
+        if callee is not builtins.eval and callee is not builtins.exec:
+            return functools.partial(callee, source)
+        made = eval_on_frame(source, globals, local, dict(zip(names, values))) \
+            if callee is builtins.eval and names is not None else None
+        if made is not None:
+            function, arguments = made
+            return functools.partial(function, *arguments)
         if entries or store.members or any(
                 type(value) is Tagged and value.tag is tag for value in local.values()):
-            return runtime.ctx.fallback(dropped, wrap(tag, source, None), FRAME_TEXT)
-        return source
+            source = ctx.fallback(dropped, wrap(tag, source, None), FRAME_TEXT)
+        return functools.partial(callee, source, globals, local)
 
     return frametext
 

@@ -125,6 +125,20 @@ class _Tagging(BodyTransformer):
                               slice=constant(0, where), ctx=ast.Load())
         return ast.copy_location(first, where)
 
+    def cell_values(self, where: ast.AST) -> list:
+        """The names of the variables held in cells, then each one's value as the frame
+        reads it, or None while unbound: `locals()` gives only its plain value. (Not
+        a dict display: under a nested derivative that would be a heap dict.)"""
+        names = sorted(self.cellvars | self.freevars)
+        values = []
+        for n in names:
+            bound = ast.Compare(left=constant(n, where), ops=[ast.In()],
+                                comparators=[self.helper("locals", [], where)])
+            values.append(ast.copy_location(ast.IfExp(
+                test=ast.copy_location(bound, where), body=self.visit(name(n, where)),
+                orelse=constant(None, where)), where))
+        return [constant(tuple(names), where), *values]
+
     def cell_store(self, identifier: str, value: ast.expr, where: ast.AST) -> ast.stmt:
         stored = self.helper("cstore", [self.cell(identifier, where), value], where)
         return ast.copy_location(
@@ -205,10 +219,12 @@ class _Tagging(BodyTransformer):
             node.keywords = [self.visit(k) for k in node.keywords]
             if node.func.id in ("eval", "exec") and len(node.args) == 1 and \
                     not isinstance(node.args[0], ast.Starred) and not node.keywords:
-                # the text runs natively on this frame: checked first (`_leaving.FRAME_TEXT`)
-                local = ast.copy_location(ast.Call(func=name("locals", node), args=[],
-                                                   keywords=[]), node)
-                node.args = [self.helper("frametext", [node.args[0], local], node)]
+                # text on this frame: with its globals and locals, as CPython (`frametext`)
+                cells = [constant(None, node)] if self.scopes else self.cell_values(node)
+                frame = [self.helper("globals", [], node), self.helper("locals", [], node),
+                         *cells]  # (in a class body, `locals()` is its namespace: native)
+                made = self.helper("frametext", [node.func, node.args[0], *frame], node)
+                return ast.copy_location(ast.Call(func=made, args=[], keywords=[]), node)
         else:
             node = self.generic_visit(node)
         for keyword in node.keywords:

@@ -120,9 +120,18 @@ def _reads_a_cell(x):
     return eval("x * 3") + later()
 
 
-@pytest.mark.parametrize("f", [_evaluates, _executes, _reads_a_list, _reads_a_cell])
+@pytest.mark.parametrize("f, derivative", [(_evaluates, 3.0), (_reads_a_list, 3.0),
+                                           (_reads_a_cell, 4.0)])
+def test_eval_reading_the_functions_variables_differentiates(f, derivative):
+    """`eval` without a namespace runs in the context on the caller's variables
+    (`tests/test_eval_on_frame.py` holds the rest)."""
+    assert D(f, 2.0) == derivative
+    assert D(D(f), 2.0) == 0.0
+
+
+@pytest.mark.parametrize("f", [_executes])
 def test_text_reading_the_functions_variables_is_refused(f, capsys):
-    """`eval` and `exec` without a namespace run natively on the caller's frame, whose
+    """`exec` without a namespace runs natively on the caller's frame, whose
     variables hold values carrying the derivative (an internal TypeError, a tagged
     value printed, or a derivative dropped): refused, with the way out."""
     for point in (2.0, 2):
