@@ -155,6 +155,19 @@ def _frame_text(runtime: Any) -> Callable:
     return frametext
 
 
+def _frame_locals(runtime: Any) -> Callable:
+    def framelocals(local, names, *values):  # `locals()`, `vars()`
+        """The caller's `locals()` with its variables held in cells as the frame reads
+        them, their metadata on (C fills the dict from the cells, which hold plain
+        values: the store keeps their metadata); the unbound ones are not in it."""
+        for name, value in zip(names, values):
+            if name in local:
+                local[name] = value
+        return local
+
+    return framelocals
+
+
 def _default(runtime: Any) -> Callable:
     tag = runtime.layer
     store = tag.store
@@ -248,6 +261,7 @@ TAGGING_CELLS = Cells(
     Cell("classmaker", _class_maker, "a class statement's metaclass (_classes)"),
     Cell("decorator", _decorator, "a decorator, applied in the context"),
     Cell("frametext", _frame_text, "eval/exec on the frame (_leaving)", per_layer=True),
+    Cell("framelocals", _frame_locals, "locals(), vars() of a frame with cell variables"),
     Cell("default", _default, "a nested function's defaults (_leaving)", per_layer=True),
     Cell("yielded", _yielded, "what a generator yields (_channels)", per_layer=True),
     Cell("received", _received, "what a yield is sent (_channels)", per_layer=True),

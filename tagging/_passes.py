@@ -225,6 +225,10 @@ class _Tagging(BodyTransformer):
                          *cells]  # (in a class body, `locals()` is its namespace: native)
                 made = self.helper("frametext", [node.func, node.args[0], *frame], node)
                 return ast.copy_location(ast.Call(func=made, args=[], keywords=[]), node)
+            if node.func.id in ("locals", "vars") and not (node.args or node.keywords) and \
+                    not self.scopes and (self.cellvars or self.freevars):
+                # the frame's variables held in cells, as it reads them (`framelocals`)
+                return self.helper("framelocals", [node, *self.cell_values(node)], node)
         else:
             node = self.generic_visit(node)
         for keyword in node.keywords:

@@ -137,6 +137,11 @@ def frame(x):
     return len(shown) + here
 
 
+def frame_with_a_cell(x):
+    g = lambda: x  # noqa: E731 - `x` lives in a cell
+    return len(locals()) + g()
+
+
 def frames_asked(x):
     """A call of an attribute named `stack`: `inspect.stack` needs its caller's frame."""
     return len(inspect.stack()) + x

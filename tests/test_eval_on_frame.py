@@ -2,7 +2,8 @@
 caller's variables (in cells or not) with their derivatives, and otherwise does
 what CPython does on this version: its own scope reads the caller's `locals()`,
 its nested scopes (a lambda's body, before 3.12 a comprehension's) read globals.
-Derivatives are checked against exact central differences of `Fraction`s."""
+`locals()` and `vars()` give the variables held in cells with their derivatives
+too. Derivatives are checked against exact central differences of `Fraction`s."""
 
 from fractions import Fraction
 
@@ -71,10 +72,23 @@ def _unbound_local_reads_the_global(x):
     return eval("SCALE * x")
 
 
+def _locals_with_a_cell(x):
+    g = lambda: x  # noqa: E731 - `x` lives in a cell, which C reads into `locals()`
+    shown = locals()
+    return shown["x"] * shown["x"] * g()
+
+
+def _vars_with_a_free_variable(x):
+    def inner():
+        y = x * 2
+        return vars()["x"] * y * x  # `x` is a free variable of `inner`
+    return inner()
+
+
 SUBJECTS = [_square, _closure_and_global, _comprehension, _comprehension_of_its_own,
             _first_iterable, _lambda_body_reads_globals, _lambda_default, _list_of_the_frame,
             _cell_of_the_enclosing_function, _free_variable_read, _nested_evals,
-            _unbound_local_reads_the_global]
+            _unbound_local_reads_the_global, _locals_with_a_cell, _vars_with_a_free_variable]
 
 
 def _differences(f, x, order):
