@@ -534,18 +534,29 @@ def unpack(ctx, value, shape):
     The result is a temporary list, unpacked at once by the caller; nested
     positions are unpacked in turn, so every level gets its metadata back.
     """
-    iterable = iterate(ctx, value, reported=True)
-    kind = native.type(iterable)
-    if not routes.iterable_type(kind):
-        raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    if native.type(rawest(value)) in _FINITE:  # all its items: no `islice` needed
-        items = list(iterable)
+    raw = rawest(value)
+    if native.type(raw) in _FINITE and handler_of(ctx, raw) is None:
+        items = _listed(ctx, heap.own(value, ctx.tag), raw)  # the common case, in one step
     else:
+        iterable = iterate(ctx, value, reported=True)
+        kind = native.type(iterable)
+        if not routes.iterable_type(kind):
+            raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
         items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
             native.list.__setitem__(items, index, unpack(ctx, items[index], inner))
     return items
+
+
+def _listed(ctx, sequence, raw):
+    """The items of an exact list or tuple (`sequence`, `raw` without any layer),
+    each with the metadata of its position: what iterating it gives, without the
+    generator of `_iterate_items` (no Python code can run: its iteration is C's)."""
+    tag = ctx.tag
+    if not heap.has_slots(tag, raw):
+        return list(sequence)
+    return [heap.retag_item(tag, raw, index, item) for index, item in enumerate(sequence)]
 
 
 def unpack_each(ctx, iterable, shape):
@@ -1184,9 +1195,12 @@ def _owned_items(ctx, iterable):
 
 
 def display_list(ctx, *items):
-    out = []
-    for item in items:
-        list_append(ctx, out, item)
+    """`[a, b, ...]`: a fresh list of the plain items, their metadata recorded in
+    one write of the store (the list is new: no slot of it is known yet)."""
+    tag = ctx.tag
+    pairs = [heap.split(item, tag) for item in items]
+    out = [value for value, _ in pairs]
+    heap.record_fresh(tag, out, pairs)
     return out
 
 
