@@ -35,6 +35,7 @@ from contexts import layer as engine
 from contexts import fallback, nooverdub, recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
+from tagging import _iterators as iterators
 from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._markers import items_to_unpack
@@ -561,6 +562,11 @@ def _listed(ctx, sequence, raw):
 
 def unpack_each(ctx, iterable, shape):
     """`unpack` for each item of a loop whose target has that shape."""
+    unpacked = iterators.zip_unpacked(ctx.tag, iterable, shape)
+    return unpacked if unpacked is not None else _unpack_each(ctx, iterable, shape)
+
+
+def _unpack_each(ctx, iterable, shape):
     for item in iterate(ctx, iterable, reported=True):
         yield unpack(ctx, item, shape)
 
