@@ -375,7 +375,8 @@ class _Tee:
 def zip_primitive(ctx, cls, *iterables, **kwargs):
     """`zip`: of exact lists and tuples, read by index (natively, and so as lazily
     as C), each tuple's slots given the metadata of the items it took, or natively
-    when they have none; anything else (a generator, a Python `__iter__`,
+    when they are tuples without any (a list may be given a value with metadata
+    after the zip is made and before it is read); anything else (a generator, a Python `__iter__`,
     `strict=`) by the engine's model, which iterates in the context. RK4 on lists
     and the like zip lists in every step: the model costs a dozen calls an item.
     A loop that unpacks each tuple (`for v, d in zip(y, k)`) reads the lists
@@ -383,8 +384,8 @@ def zip_primitive(ctx, cls, *iterables, **kwargs):
     if kwargs or not all(type(i) is list or type(i) is tuple for i in iterables):
         return recurse(ctx, zip_, cls, *iterables, **kwargs)
     tag = ctx.tag
-    if not any(heap.has_slots(tag, i) for i in iterables):
-        return cls(*iterables)
+    if not any(type(i) is list or heap.has_slots(tag, i) for i in iterables):
+        return cls(*iterables)  # tuples without metadata: none can come later
     step = [0]  # the next index, shared with `zip_unpacked`
     zipped = _zipped(tag, iterables, step)
     _ZIPS.setdefault(zipped, (iterables, step))  # (a fresh key: a store)

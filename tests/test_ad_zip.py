@@ -64,6 +64,16 @@ def resumed_after_next(x):
     return total if next(zipped, None) is None else 0.0  # 10x^2 + 2x^2 + 3x^2
 
 
+def stored_after_zipping(x):
+    """Lists given a value with a derivative after they are zipped, before the zip
+    is read: C's zip reads them then."""
+    a, b = [1.0, 2.0], [1.0, 1.0]
+    pairs, same = zip(a, b), zip(a, a)
+    a[0] = x
+    a[1] = 3 * x
+    return sum(p * q for p, q in pairs) + [p * q for p, q in same][1]  # 4x + 9x^2
+
+
 def exhausted_by_next_then_unpacked(x):
     """Run to its end by `next`, a zip gives an unpacking loop nothing, though its
     lists grow."""
@@ -97,6 +107,10 @@ def zip_of_an_enclosing_derivative(x):
 
 def test_a_zip_stepped_by_next_then_unpacked_by_a_loop():
     assert D(resumed_after_next, 1.5) == 30 * 1.5
+
+
+def test_a_list_stored_into_after_it_is_zipped():
+    assert D(stored_after_zipping, 1.5) == 4 + 18 * 1.5
 
 
 def test_a_zip_exhausted_by_next_stays_exhausted_for_a_loop():
