@@ -456,6 +456,14 @@ def proxied(proxy: PROXY) -> Any:
     return shown
 
 
+def record_fresh(tag: Tag, sequence: list, pairs: list) -> None:
+    """Record at once the metadata of a list just made of the values of `pairs`
+    ((value, meta or ABSENT) from `split`), which the store knows nothing of yet."""
+    slots = {index: (rawest(value), meta) for index, (value, meta) in enumerate(pairs)
+             if meta is not ABSENT}
+    tag.store.replace(sequence, slots)
+
+
 def retag_item(tag: Tag, sequence: Any, index: int, item: Any) -> Any:
     """`item`, read at `index` of `sequence`, with the metadata recorded there."""
     return retag(tag, item, tag.store.lookup(sequence, index, rawest(item)))

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import itertools
 import operator
+import sys
 import types
+import weakref
 
 from contexts import recurse
 from contexts.layer import iterator_of, nativecalls, quietmodule, seen, zip_
@@ -29,7 +31,7 @@ from tagging._tagged import Tagged, rawest
 
 _GENERATOR = types.GeneratorType
 quietmodule(__name__)
-nativecalls(__name__, "heap", "_any_flows")
+nativecalls(__name__, "heap", "_any_flows", "_ZIPS")
 
 
 def _flows(tag, value) -> bool:
@@ -373,30 +375,69 @@ class _Tee:
 def zip_primitive(ctx, cls, *iterables, **kwargs):
     """`zip`: of exact lists and tuples, read by index (natively, and so as lazily
     as C), each tuple's slots given the metadata of the items it took, or natively
-    when they have none; anything else (a generator, a Python `__iter__`,
+    when they are tuples without any (a list may be given a value with metadata
+    after the zip is made and before it is read); anything else (a generator, a Python `__iter__`,
     `strict=`) by the engine's model, which iterates in the context. RK4 on lists
-    and the like zip lists in every step: the model costs a dozen calls an item."""
+    and the like zip lists in every step: the model costs a dozen calls an item.
+    A loop that unpacks each tuple (`for v, d in zip(y, k)`) reads the lists
+    themselves instead (`zip_unpacked`)."""
     if kwargs or not all(type(i) is list or type(i) is tuple for i in iterables):
         return recurse(ctx, zip_, cls, *iterables, **kwargs)
     tag = ctx.tag
-    if not any(heap.has_slots(tag, i) for i in iterables):
-        return cls(*iterables)
-    return _zipped(tag, iterables)
+    if not any(type(i) is list or heap.has_slots(tag, i) for i in iterables):
+        return cls(*iterables)  # tuples without metadata: none can come later
+    step = [0]  # the next index, shared with `zip_unpacked`
+    zipped = _zipped(tag, iterables, step)
+    _ZIPS.setdefault(zipped, (iterables, step))  # (a fresh key: a store)
+    return zipped
 
 
-def _zipped(tag, sequences):
-    index = 0
+# The generators `zip_primitive` made -> (the sequences, their step), for a
+# loop that unpacks them (`zip_unpacked`)
+_ZIPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_EXHAUSTED = sys.maxsize  # a step past every end: C's zip stays exhausted
+
+
+def _zipped(tag, sequences, step):
     while True:
+        index = step[0]
         items = []
         for sequence in sequences:
             if index >= len(sequence):
+                step[0] = _EXHAUSTED
                 return
             items.append(sequence[index])
+        step[0] = index + 1
         zipped = tuple(items)
         for position, sequence in enumerate(sequences):
             heap.copy_slot(tag, sequence, index, zipped, position)
         yield zipped
-        index += 1
+
+
+def zip_unpacked(tag, iterator, shape):
+    """For a loop unpacking each item of `iterator` into a flat target of `shape`
+    (no nested or starred name): when `iterator` is a zip of sequences
+    `zip_primitive` made, the lists the loop unpacks, each item read from the
+    sequences with `tag`'s metadata of its slot, without the tuples; else None.
+    (The loop's own unpacking of each list says when it has too many names or too
+    few, as it says of a tuple.)"""
+    found = _ZIPS.get(iterator) if type(iterator) is _GENERATOR else None
+    if found is None or any(inner is not None for inner in shape):
+        return None
+    return _unpacked(tag, *found)
+
+
+def _unpacked(tag, sequences, step):
+    while True:
+        index = step[0]
+        items = []
+        for sequence in sequences:
+            if index >= len(sequence):
+                step[0] = _EXHAUSTED
+                return
+            items.append(heap.retag_item(tag, rawest(sequence), index, sequence[index]))
+        step[0] = index + 1
+        yield items
 
 
 BUILTINS: dict = {

@@ -35,6 +35,7 @@ from contexts import layer as engine
 from contexts import fallback, nooverdub, recurse
 from tagging import _channels as channels
 from tagging import _heap as heap
+from tagging import _iterators as iterators
 from tagging import _routes as routes
 from tagging import _markers as markers
 from tagging._markers import items_to_unpack
@@ -534,13 +535,14 @@ def unpack(ctx, value, shape):
     The result is a temporary list, unpacked at once by the caller; nested
     positions are unpacked in turn, so every level gets its metadata back.
     """
-    iterable = iterate(ctx, value, reported=True)
-    kind = native.type(iterable)
-    if not routes.iterable_type(kind):
-        raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
-    if native.type(rawest(value)) in _FINITE:  # all its items: no `islice` needed
-        items = list(iterable)
+    raw = rawest(value)
+    if native.type(raw) in _FINITE and handler_of(ctx, raw) is None:
+        items = _listed(ctx, heap.own(value, ctx.tag), raw)  # the common case, in one step
     else:
+        iterable = iterate(ctx, value, reported=True)
+        kind = native.type(iterable)
+        if not routes.iterable_type(kind):
+            raise TypeError(f"cannot unpack non-iterable {kind.__name__} object")
         items = items_to_unpack(iterable, shape)
     for index, inner in native.enumerate(shape):
         if type(inner) is tuple and index < native.len(items):
@@ -548,8 +550,23 @@ def unpack(ctx, value, shape):
     return items
 
 
+def _listed(ctx, sequence, raw):
+    """The items of an exact list or tuple (`sequence`, `raw` without any layer),
+    each with the metadata of its position: what iterating it gives, without the
+    generator of `_iterate_items` (no Python code can run: its iteration is C's)."""
+    tag = ctx.tag
+    if not heap.has_slots(tag, raw):
+        return list(sequence)
+    return [heap.retag_item(tag, raw, index, item) for index, item in enumerate(sequence)]
+
+
 def unpack_each(ctx, iterable, shape):
     """`unpack` for each item of a loop whose target has that shape."""
+    unpacked = iterators.zip_unpacked(ctx.tag, iterable, shape)
+    return unpacked if unpacked is not None else _unpack_each(ctx, iterable, shape)
+
+
+def _unpack_each(ctx, iterable, shape):
     for item in iterate(ctx, iterable, reported=True):
         yield unpack(ctx, item, shape)
 
@@ -1213,9 +1230,12 @@ def _owned_items(ctx, iterable):
 
 
 def display_list(ctx, *items):
-    out = []
-    for item in items:
-        list_append(ctx, out, item)
+    """`[a, b, ...]`: a fresh list of the plain items, their metadata recorded in
+    one write of the store (the list is new: no slot of it is known yet)."""
+    tag = ctx.tag
+    pairs = [heap.split(item, tag) for item in items]
+    out = [value for value, _ in pairs]
+    heap.record_fresh(tag, out, pairs)
     return out
 
 
