@@ -398,17 +398,22 @@ _ZIPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _EXHAUSTED = sys.maxsize  # a step past every end: C's zip stays exhausted
 
 
-def _zipped(tag, sequences, step):
+def _rows(sequences, step):
+    """The index of each row of a zip of `sequences`, from the position `step` holds,
+    which the zip's own generator and a loop unpacking it share (`zip_unpacked`), so
+    that `next()` on either moves both, and running out leaves both exhausted."""
     while True:
         index = step[0]
-        items = []
-        for sequence in sequences:
-            if index >= len(sequence):
-                step[0] = _EXHAUSTED
-                return
-            items.append(sequence[index])
+        if any(index >= len(sequence) for sequence in sequences):
+            step[0] = _EXHAUSTED
+            return
         step[0] = index + 1
-        zipped = tuple(items)
+        yield index
+
+
+def _zipped(tag, sequences, step):
+    for index in _rows(sequences, step):
+        zipped = tuple([sequence[index] for sequence in sequences])
         for position, sequence in enumerate(sequences):
             heap.copy_slot(tag, sequence, index, zipped, position)
         yield zipped
@@ -428,16 +433,9 @@ def zip_unpacked(tag, iterator, shape):
 
 
 def _unpacked(tag, sequences, step):
-    while True:
-        index = step[0]
-        items = []
-        for sequence in sequences:
-            if index >= len(sequence):
-                step[0] = _EXHAUSTED
-                return
-            items.append(heap.retag_item(tag, rawest(sequence), index, sequence[index]))
-        step[0] = index + 1
-        yield items
+    for index in _rows(sequences, step):
+        yield [heap.retag_item(tag, rawest(sequence), index, sequence[index])
+               for sequence in sequences]
 
 
 BUILTINS: dict = {
