@@ -6,8 +6,13 @@ import collections.abc
 import copy
 import dataclasses
 import heapq
+import importlib.util
+import itertools
+import sys
+import tempfile
 import weakref
 from fractions import Fraction
+from pathlib import Path
 
 from ad import D
 
@@ -96,3 +101,20 @@ class Lazy:
 
     def __getattr__(self, name):
         return self.items[name]
+
+
+_FOLDER = Path(tempfile.mkdtemp(prefix="ad_hunt_"))
+_COUNTER = itertools.count()
+
+
+def module_of(source: str) -> object:
+    """The module `source` makes, written to a file of its own so that `D` reads its
+    source as it reads the user's (a hunt's random program)."""
+    name = f"_ad_hunt_{next(_COUNTER)}"
+    path = _FOLDER / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

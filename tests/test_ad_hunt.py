@@ -6,17 +6,13 @@ done on exact (value, derivative) pairs: the carrying steps are identities. `D`
 must give that derivative exactly, or raise `NonDifferentiableError`; any other
 number fails the hunt."""
 
-import importlib.util
-import itertools
-import sys
-import tempfile
 from fractions import Fraction
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ad import D, NonDifferentiableError
+from tests.hunt_pieces import module_of
 
 # Steps that carry `v` through the heap and back: each leaves `v` as it found it.
 CARRIERS = {
@@ -80,24 +76,13 @@ ARITHMETIC = {
     "v = v / 2 - x": lambda v, d, x: (v / 2 - x, d / 2 - 1),
 }
 
-_FOLDER = Path(tempfile.mkdtemp(prefix="ad_hunt_"))
-_COUNTER = itertools.count()
-
-
 def program(steps: list) -> object:
     """The function the steps make, written to a module of its own (so `D` can read
     its source, as it reads the user's)."""
     body = ["    global G", "    v = x"] + ["    " + line for step in steps for line in _lines(step)]
     source = "from tests.hunt_pieces import *\n\n\ndef f(x):\n" + "\n".join(body) + \
         "\n    return v\n"
-    name = f"_ad_hunt_{next(_COUNTER)}"
-    path = _FOLDER / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module.f
+    return module_of(source).f
 
 
 def _lines(step: str) -> list:

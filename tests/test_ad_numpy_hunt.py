@@ -30,11 +30,6 @@ size of the derivative itself. A planted bug shows it
 (`test_the_hunt_catches_a_wrong_derivative`).
 """
 
-import importlib.util
-import itertools
-import sys
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
@@ -44,23 +39,9 @@ np = pytest.importorskip("numpy")
 hnp = pytest.importorskip("hypothesis.extra.numpy")
 
 from ad import D, NonDifferentiableError  # noqa: E402
+from tests.hunt_pieces import module_of  # noqa: E402
 
-_FOLDER = Path(tempfile.mkdtemp(prefix="ad_numpy_hunt_"))
-_COUNTER = itertools.count()
 _PROBE = 0.83  # where each drawn step is tried, to keep the ones the plain program runs
-
-
-def module_of(source: str) -> object:
-    """The module `source` makes, written to a file of its own (so `D` can read its
-    source, as it reads the user's)."""
-    name = f"_ad_numpy_hunt_{next(_COUNTER)}"
-    path = _FOLDER / f"{name}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def source_of(body: list, result: str) -> str:

@@ -20,7 +20,8 @@ np = pytest.importorskip("numpy")
 from ad import D, gradient, hessian, jacobian, jvp  # noqa: E402
 from ad import _pool  # noqa: E402
 from tagging import Tagged  # noqa: E402
-from tests.test_ad_numpy_hunt import close, module_of, richardson, source_of  # noqa: E402
+from tests.hunt_pieces import module_of  # noqa: E402
+from tests.test_ad_numpy_hunt import close, richardson, source_of  # noqa: E402
 
 X = np.array([0.3, -0.7, 1.1, 0.5])
 
