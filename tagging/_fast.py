@@ -174,26 +174,34 @@ def item_store(runtime: Any) -> Callable:
 
 def iteration(runtime: Any, reported: bool) -> Callable:
     """The cell `iter` (`reported`: hooks see its `iter` call), or `quiet_iter`: a
-    `range`, or a plain list or tuple, as it is; anything else to the general
-    primitive. A context enclosing this one runs the same test natively (what it
-    lets through is the iterable itself, which the enclosing context's own `iter`
-    then iterates), and the primitive as it runs it, seeing every step; and so on
-    for a context enclosing that one. The tag is the context's when called."""
+    `range`, or a tuple without metadata, as it is; an exact list by the step that
+    reads each slot's metadata as the loop reaches it (a write may give it some
+    after the loop began); anything else to the general primitive. A context
+    enclosing this one runs the same test natively (what it lets through is the
+    iterable itself, which the enclosing context's own `iter` then iterates), and
+    the primitive as it runs it, seeing every step, lists too; and so on for a
+    context enclosing that one. The tag is the context's when called."""
     ctx = runtime.ctx
     slow = functools.partial(primitives.iterate, ctx, reported=reported) \
         if reported else functools.partial(primitives.iterate, ctx)
+    iterate_items = primitives.iterate_items
 
-    def iterating(general):
+    def iterate_list(items):
+        return iterate_items(ctx, items, items)
+
+    def iterating(general, lists):
         def iterate(iterable):
             kind = type(iterable)
-            if kind is range or (kind is tuple or kind is list) and \
-                    id(iterable) not in ctx.tag.store.entries:
+            if kind is list:
+                return lists(iterable)
+            if kind is range or kind is tuple and id(iterable) not in ctx.tag.store.entries:
                 return iterable
             return general(iterable)
 
-        return enclosed(iterate, lambda outer: iterating(dispatched(outer, general)))
+        return enclosed(iterate, lambda outer: iterating(dispatched(outer, general),
+                                                         dispatched(outer, general)))
 
-    return shortcut(iterating(slow), slow)
+    return shortcut(iterating(slow, iterate_list), slow)
 
 
 def method_call(runtime: Any) -> Callable:

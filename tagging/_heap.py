@@ -25,6 +25,7 @@ SEQUENCES = (list, tuple, deque)
 KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry metadata
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 VIEWS = (VALUES, ITEMS, KEYS)
+_WRITABLE_WHILE_ITERATED = (list, deque, VALUES, ITEMS)
 _MEMBERS_KNOWN = (*SEQUENCES, *KEYED)  # containers listed without running user code
 REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
 _ORDERED_VIEWS = tuple(type(view) for view in (
@@ -349,9 +350,16 @@ def has_slots(tag: Tag, container: Any) -> bool:
 
 
 def iterates_with_metadata(tag: Tag, raw: Any) -> bool:
-    """Whether iterating `raw` natively passes over elements or members the store
-    knows metadata of."""
-    if isinstance(raw, (*SEQUENCES, VALUES, ITEMS)):  # an OrderedDict's views too
+    """Whether iterating `raw` natively, as lazily as C does, could pass over
+    elements or members the store knows metadata of: now, or once the code between
+    two steps writes one. A list, a deque, or a dict's values or items may be given
+    a value with metadata ahead of a running iteration (`for v in a: a[1] = x * x`),
+    and C's iterator would then read the plain value: they are always iterated by
+    a step that reads the slot's metadata. A set's members and a dict's keys cannot
+    be replaced while iterated, nor can a tuple's items."""
+    if isinstance(raw, _WRITABLE_WHILE_ITERATED):  # an OrderedDict's views too
+        return True
+    if isinstance(raw, tuple):
         return has_slots(tag, raw)
     if isinstance(raw, (KEYS, PROXY)):
         raw = view_mapping(raw)

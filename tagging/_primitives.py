@@ -321,23 +321,18 @@ def iterate(ctx, iterable, reported=False):
         return _retagging(ctx, iterator) if native.type(iterator) is _GENERATOR \
             else iterator
     if native.isinstance(raw, heap.SEQUENCES):
-        if heap.has_slots(tag, raw):
-            return _iterate_items(ctx, heap.own(iterable, tag), raw)
+        if heap.iterates_with_metadata(tag, raw):
+            return iterate_items(ctx, heap.own(iterable, tag), raw)
         return heap.own(iterable, tag)
     if native.isinstance(raw, heap.KEYED):
         return _iterate_keyed(ctx, iterable, raw)
     if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):  # an OrderedDict's views too
         mapping = heap.view_mapping(raw)
-        if not heap.has_slots(tag, mapping):
-            return heap.own(iterable, tag)
         if native.isinstance(raw, heap.VALUES):
             return _iterate_values(ctx, mapping, raw)
         return _iterate_pairs(ctx, mapping, raw)
     if kind is heap.REVERSED_VALUES or kind is heap.REVERSED_ITEMS:
-        mapping = heap.view_mapping(raw)
-        if heap.has_slots(tag, mapping):
-            return _iterate_reversed(ctx, mapping, raw)
-        return heap.own(iterable, tag)
+        return _iterate_reversed(ctx, heap.view_mapping(raw), raw)
     if kind is _GENERATOR:
         return _retagging(ctx, heap.own(iterable, tag))
     return heap.own(iterable, tag)  # (not iterable: the site raises its error)
@@ -409,16 +404,13 @@ def reversed_(ctx, cls, sequence):
     if native.isinstance(raw, heap.SEQUENCES) and \
             routes.python_method(kind, "__reversed__") is None and \
             routes.python_method(kind, "__getitem__") is None and \
-            heap.has_slots(ctx.tag, raw):
+            heap.iterates_with_metadata(ctx.tag, raw):
         own = heap.own(sequence, ctx.tag)
         return recurse(ctx, engine.reversed_sequence, own, native.len(own))
-    if native.type(raw) in heap.SEQUENCES and not heap.has_slots(ctx.tag, raw):
+    if native.type(raw) is tuple:
         return reversed(heap.own(sequence, ctx.tag))  # (an outer context sees this call)
     if native.isinstance(raw, (heap.VALUES, heap.ITEMS)):
-        mapping = heap.view_mapping(raw)
-        if heap.has_slots(ctx.tag, mapping):
-            return _iterate_reversed(ctx, mapping, native.reversed(raw), raw)
-        return reversed(heap.own(sequence, ctx.tag))  # (an outer context sees this call)
+        return _iterate_reversed(ctx, heap.view_mapping(raw), native.reversed(raw), raw)
     return recurse(ctx, engine.reversed_, cls, sequence)
 
 
@@ -461,12 +453,18 @@ def _resumed(ctx, step, generator, *args):
 # The iterations below are plain Python, so that a context this one runs under
 # sees the reads they make (and re-attaches its own metadata of each element).
 
-def _iterate_items(ctx, iterable, raw):
-    """Iterate a sequence whose elements have metadata."""
+def iterate_items(ctx, iterable, raw):
+    """Iterate a list, a deque or a tuple with metadata (`raw`, `iterable` without
+    this context's layer), each element with the metadata its slot holds when the
+    iteration reaches it: a list with none when the loop began may be given some
+    ahead of it (`heap.iterates_with_metadata`)."""
     tag = ctx.tag
+    entries, key = tag.store.entries, native.id(raw)
     index = 0
     for item in iterable:
-        yield heap.retag_item(tag, raw, index, item)
+        if key in entries:
+            item = heap.retag_item(tag, raw, index, item)
+        yield item
         index += 1
 
 
@@ -553,7 +551,7 @@ def unpack(ctx, value, shape):
 def _listed(ctx, sequence, raw):
     """The items of an exact list or tuple (`sequence`, `raw` without any layer),
     each with the metadata of its position: what iterating it gives, without the
-    generator of `_iterate_items` (no Python code can run: its iteration is C's)."""
+    generator of `iterate_items` (no Python code can run: its iteration is C's)."""
     tag = ctx.tag
     if not heap.has_slots(tag, raw):
         return list(sequence)

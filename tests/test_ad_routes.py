@@ -419,17 +419,3 @@ def test_a_comprehensions_first_iterable_reads_the_enclosing_name():
 
     assert D(f, 1.5) == 6.0 and D(f, Fraction(3, 2)) == 6
     assert D(D(f), 1.5) == 4.0
-
-
-@pytest.mark.xfail(strict=True, reason="known limit (README): a list with no derivative "
-                   "when its iteration began is read by C's iterator")
-def test_a_list_given_a_derivative_ahead_of_its_loop_keeps_it():
-    def f(x):
-        a = [1.0, 2.0]
-        total = 0.0
-        for v in a:
-            a[1] = x * x
-            total = total + v
-        return total
-
-    assert D(f, 3.0) == 6.0

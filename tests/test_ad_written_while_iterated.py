@@ -1,0 +1,256 @@
+"""A container written while it is iterated: the iteration reads each slot as the
+code between its steps left it, derivative included.
+
+A list, a deque, or a dict's values or items may carry no derivative when a loop,
+`iter`, `reversed`, `map` or an itertools tool begins iterating it, and be given one
+ahead of the iteration. C's iterator would read the plain value it holds (the
+derivative lives beside the heap), so each is iterated by a step that reads the
+slot's derivative when it gets there. Each case is checked at depths 1 to 3, at a
+float and at a `Fraction` point, against its closed form: every case returns
+`1 + x**3` (or `x**3` where the written slot is read alone)."""
+
+import itertools
+from collections import OrderedDict, deque
+from fractions import Fraction
+
+import pytest
+
+from ad import D
+
+
+def for_loop(x):
+    a = [1.0, 2.0]
+    total = 0.0
+    for v in a:
+        a[1] = x * x * x
+        total = total + v
+    return total
+
+
+def iter_then_sum(x):
+    a = [1.0, 2.0]
+    it = iter(a)
+    a[1] = x * x * x
+    return sum(it)
+
+
+def next_after_the_write(x):
+    a = [1.0, 2.0]
+    it = iter(a)
+    next(it)
+    a[1] = x * x * x
+    return 1.0 + next(it)
+
+
+def deque_loop(x):
+    a = deque([1.0, 2.0])
+    total = 0.0
+    for v in a:
+        a[1] = x * x * x
+        total = total + v
+    return total
+
+
+def dict_values(x):
+    d = {"a": 1.0, "b": 2.0}
+    total = 0.0
+    for v in d.values():
+        d["b"] = x * x * x
+        total = total + v
+    return total
+
+
+def dict_items(x):
+    d = {"a": 1.0, "b": 2.0}
+    total = 0.0
+    for _, v in d.items():
+        d["b"] = x * x * x
+        total = total + v
+    return total
+
+
+def ordered_dict_values(x):
+    d = OrderedDict(a=1.0, b=2.0)
+    total = 0.0
+    for v in d.values():
+        d["b"] = x * x * x
+        total = total + v
+    return total
+
+
+def reversed_list(x):
+    a = [2.0, 1.0]
+    total = 0.0
+    for v in reversed(a):
+        a[0] = x * x * x
+        total = total + v
+    return total
+
+
+def reversed_dict_values(x):
+    d = {"a": 2.0, "b": 1.0}
+    total = 0.0
+    for v in reversed(d.values()):
+        d["a"] = x * x * x
+        total = total + v
+    return total
+
+
+def enumerated(x):
+    a = [1.0, 2.0]
+    total = 0.0
+    for _, v in enumerate(a):
+        a[1] = x * x * x
+        total = total + v
+    return total
+
+
+def appended_while_looping(x):
+    a = [1.0]
+    total = 0.0
+    for v in a:
+        if len(a) < 2:
+            a.append(x * x * x)
+        total = total + v
+    return total
+
+
+def inserted_while_looping(x):
+    a = [1.0, 2.0]
+    total = 0.0
+    for v in a:
+        if len(a) < 3:
+            a.insert(1, x * x * x)  # the loop then reads it, and 2.0 after it
+        total = total + v
+    return total - 2.0
+
+
+def slice_written_while_looping(x):
+    a = [1.0, 2.0]
+    total = 0.0
+    for v in a:
+        a[1:] = [x * x * x]
+        total = total + v
+    return total
+
+
+def mapped_before_the_write(x):
+    a = [1.0, 2.0]
+    doubled = map(lambda v: v * 2.0, a)
+    a[1] = x * x * x
+    return sum(doubled) / 2.0
+
+
+def chained_before_the_write(x):
+    a = [1.0, 2.0]
+    chained = itertools.chain(a, [])
+    a[1] = x * x * x
+    return sum(chained)
+
+
+def sliced_iterator_before_the_write(x):
+    a = [1.0, 2.0, 5.0]
+    first_two = itertools.islice(a, 2)
+    a[1] = x * x * x
+    return sum(first_two)
+
+
+def delegated_before_the_write(x):
+    a = [1.0, 2.0]
+
+    def each():
+        yield from a
+
+    it = each()
+    first = next(it)
+    a[1] = x * x * x
+    return first + next(it)
+
+
+def written_by_a_call_in_the_loop(x):
+    a = [1.0, 2.0]
+
+    def put(value):
+        a[1] = value
+
+    total = 0.0
+    for v in a:
+        put(x * x * x)
+        total = total + v
+    return total
+
+
+def list_subclass(x):
+    class Row(list):
+        pass
+
+    a = Row([1.0, 2.0])
+    total = 0.0
+    for v in a:
+        a[1] = x * x * x
+        total = total + v
+    return total
+
+
+def comprehension(x):
+    a = [1.0, 2.0]
+
+    def put(v):
+        a[1] = x * x * x
+        return True
+
+    return sum([v for v in a if put(v)])
+
+
+CASES = [for_loop, iter_then_sum, next_after_the_write, deque_loop, dict_values, dict_items,
+         ordered_dict_values, reversed_list, reversed_dict_values, enumerated,
+         appended_while_looping, inserted_while_looping, slice_written_while_looping,
+         mapped_before_the_write, chained_before_the_write, sliced_iterator_before_the_write,
+         delegated_before_the_write, written_by_a_call_in_the_loop, list_subclass,
+         comprehension]
+
+
+def derivatives(x):
+    """1 + x**3 and its first three derivatives."""
+    return [1 + x ** 3, 3 * x ** 2, 6 * x, 6]
+
+
+@pytest.mark.parametrize("f", CASES, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("x", [1.5, Fraction(3, 2)], ids=["float", "Fraction"])
+def test_the_written_slot_is_read_with_its_derivative(f, x):
+    value, first, second, third = derivatives(x)
+    assert f(x) == value
+    assert D(f, x) == first
+    assert D(D(f), x) == second
+    assert D(D(D(f)), x) == third
+
+
+def test_a_copy_iterated_while_the_list_is_written_keeps_the_copys_values():
+    """The loop iterates a copy: the write reaches the list, not the copy, so the
+    derivative is 0 (the copy is not mistaken for the list)."""
+    def f(x):
+        a = [1.0, 2.0]
+        total = 0.0
+        for v in list(a):
+            a[1] = x * x * x
+            total = total + v
+        return total
+
+    assert D(f, 1.5) == 0.0 and D(D(f), 1.5) == 0.0
+
+
+def test_a_write_at_the_inner_level_only_is_read_by_the_inner_loop():
+    """Nested: the list is made and written inside the inner derivative, with a value
+    that carries both levels' derivatives; each level reads its own."""
+    def f(x):
+        def g(y):
+            a = [1.0, 2.0]
+            total = 0.0
+            for v in a:
+                a[1] = x * y * y
+                total = total + v
+            return total
+        return D(g, x)  # 2 x**2
+
+    assert D(f, 1.5) == 6.0  # 4 x
+    assert D(D(f), 1.5) == 4.0
