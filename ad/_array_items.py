@@ -92,8 +92,11 @@ class ArrayItems:
 
     @staticmethod
     def iterate(ctx: Any, array: Any) -> Any:
-        if array.ndim == 0 or window_of(ctx, iter, array) is None:
-            return iter(array)
+        """Item by item, each read when the iteration gets to it: an array with no
+        tangent when the loop began may be given one ahead of it (`for v in z:
+        z[1] = x * x`), which numpy's own iterator would read plain."""
+        if array.ndim == 0:
+            return iter(array)  # (numpy's own error)
         return _items(ctx, array)
 
     @staticmethod

@@ -29,8 +29,8 @@ from typing import Any, Callable
 from contexts import Context, canrecurse, primitive, recurse
 from contexts.layer import dispatched, enclosed
 from tagging import NoMetaData, Tagged, tag
-from tagging.layer import (WAYS_OUT, carries_metadata, dropped, keeps_element_metadata,
-                           rawest, tagger)
+from tagging.layer import (WAYS_OUT, carries_metadata, container_read_by, dropped,
+                           keeps_element_metadata, rawest, tagger)
 
 from ad._array_items import NOT_HANDLED
 from ad._array_items import foreign as foreign_array_call
@@ -222,8 +222,13 @@ def _carried(ctx: Differentiation, args: tuple, kwargs: dict, receiver: Any) -> 
 def _may_carry(value: Any, ctx: Differentiation) -> bool:
     """Whether a foreign call's argument may hand it a tangent: it carries one, or it
     is a generator (what it yields leaves its tangent in the store for a consumer in
-    the context; C code iterating it natively would take plain values)."""
-    return type(value) is types.GeneratorType or carries_metadata(value, ctx)
+    the context; C code iterating it natively would take plain values), unless it is
+    tagging's `iter(container)`, which carries what the container does."""
+    if type(value) is types.GeneratorType:
+        value = container_read_by(value)
+        if value is None:
+            return True
+    return carries_metadata(value, ctx)
 
 
 def _text(result: Any) -> bool:

@@ -26,6 +26,7 @@ KEYED = (set, frozenset, dict)  # containers whose members (keys) may carry meta
 VALUES, ITEMS, KEYS = type({}.values()), type({}.items()), type({}.keys())
 VIEWS = (VALUES, ITEMS, KEYS)
 _WRITABLE_WHILE_ITERATED = (list, deque, VALUES, ITEMS)
+_STORAGE = (list, tuple, dict, deque)  # containers whose slots `__getitem__` reads
 _MEMBERS_KNOWN = (*SEQUENCES, *KEYED)  # containers listed without running user code
 REVERSED_VALUES, REVERSED_ITEMS = type(reversed({}.values())), type(reversed({}.items()))
 _ORDERED_VIEWS = tuple(type(view) for view in (
@@ -202,7 +203,18 @@ def note_item(tag: Tag, container: Any, key: Any, meta: Any) -> None:
     if meta is ABSENT:
         tag.store.forget(container, slot)
     else:
-        tag.store.record(container, slot, container[key], meta)
+        tag.store.record(container, slot, stored(container, key), meta)
+
+
+def stored(container: Any, key: Any) -> Any:
+    """What `container` holds at `key`, read from its own storage: a subclass's
+    `__getitem__` is its author's code, which may compute (`list.__getitem__(self,
+    i) * 2`) or do anything else, so what it returns need not be the object the
+    slot holds, and it is not run here."""
+    for kind in _STORAGE:
+        if isinstance(container, kind):
+            return kind.__getitem__(container, key)
+    return container[key]
 
 
 def record(tag: Tag, container: Any, slot: Any, value: Any, meta: Any) -> None:
@@ -245,7 +257,7 @@ def copy_slots(tag: Tag, source: Any, target: Any, indices: list | None = None) 
         return
     if isinstance(target, dict):
         for key, (raw, meta) in list(slots.items()):
-            if key in target and target[key] is raw:
+            if key in target and stored(target, key) is raw:
                 store.record(target, key, raw, meta)
         return
     if not isinstance(target, SEQUENCES):  # an object's own slots (`__slots__`), by name

@@ -29,6 +29,7 @@ import copy
 import functools
 import operator
 import types
+import weakref
 from collections import OrderedDict, defaultdict, deque
 
 from contexts import layer as engine
@@ -43,7 +44,8 @@ from tagging._routes import generic_getattr
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest
 
-engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", "rawest")
+engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", "rawest",
+                   "READERS")
 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
@@ -367,8 +369,16 @@ def iter_(ctx, obj, *sentinel):
         if not routes.python_iteration(kind):
             if not heap.iterates_with_metadata(ctx.tag, raw):
                 return iter(heap.own(obj, ctx.tag))
-            return recurse(ctx, _each, heap.own(obj, ctx.tag))
+            reader = recurse(ctx, _each, heap.own(obj, ctx.tag))
+            READERS[reader] = raw
+            return reader
     return recurse(ctx, engine.iter_, obj, *sentinel)
+
+
+# The generators `iter_` made -> the container each reads (run in the context, each
+# step reads the slot's metadata as it gets there): C code given one takes from the
+# container what it holds when it iterates (`tagging.layer.container_read_by`).
+READERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def delegate(ctx, iterable):
@@ -1269,6 +1279,22 @@ def list_from(ctx, temporary):
     return display_list(ctx, *temporary)
 
 
+def _by_name(method, primitive, *leading):
+    """`method` called by its name (`a.__iter__()`, `key=a.__getitem__`) on an exact
+    instance of its class: what the operation it implements does (`iter(a)`,
+    `a[k]`), which reads and writes the slots' metadata; C's own method would read
+    the plain values, or iterate them later, after a write ahead of it. On a
+    subclass (whose override the name bypasses) the method itself, as a foreign
+    call."""
+    owner = method.__objclass__
+
+    def primitive_by_name(ctx, obj, *args):
+        if native.type(rawest(obj)) is owner:
+            return primitive(ctx, *leading, obj, *args)
+        return fallback(ctx, method, obj, *args)
+    return primitive_by_name
+
+
 def dict_from(ctx, temporary):
     """A dict comprehension's result, from its temporary list of [key, value] pairs."""
     out = {}
@@ -1307,6 +1333,19 @@ BUILTINS: dict = {
     # sets (more below)
     set.add: set_add, set.discard: _remover(set.discard), set.remove: _remover(set.remove),
     set.pop: set_pop, set.clear: set_clear,
+    # a container's dunders called by name
+    list.__iter__: _by_name(list.__iter__, iter_),
+    tuple.__iter__: _by_name(tuple.__iter__, iter_),
+    deque.__iter__: _by_name(deque.__iter__, iter_),
+    heap.VALUES.__iter__: _by_name(heap.VALUES.__iter__, iter_),
+    heap.ITEMS.__iter__: _by_name(heap.ITEMS.__iter__, iter_),
+    list.__reversed__: _by_name(list.__reversed__, reversed_, reversed),
+    deque.__reversed__: _by_name(deque.__reversed__, reversed_, reversed),
+    list.__getitem__: _by_name(list.__getitem__, getitem),
+    tuple.__getitem__: _by_name(tuple.__getitem__, getitem),
+    deque.__getitem__: _by_name(deque.__getitem__, getitem),
+    list.__setitem__: _by_name(list.__setitem__, setitem),
+    deque.__setitem__: _by_name(deque.__setitem__, setitem),
     # what the tagging pass writes
     markers.display_list: display_list, markers.display_tuple: display_tuple,
     markers.display_dict: display_dict, markers.display_set: display_set,

@@ -19,6 +19,8 @@ a dict from a container type to an object whose `getitem(ctx, container, key)`,
 its own, for that type and its subclasses (the key and name given plain); and
 `copy.copy` of one calls its class's `__copy__` in the context. That is the one
 hook for a layer's own containers; `carries_metadata` asks `carries` too.
+A generator tagging made for `iter(container)` reads the container as it steps
+(`container_read_by`): C code given one takes what the container holds then.
 A value carrying metadata that leaves transformed code by a route the metadata
 cannot follow (a default argument value, a generator's return value) reaches
 the context's `fallback` as a call of `dropped(value, route)`; `WAYS_OUT[route]`
@@ -31,19 +33,19 @@ import types
 from typing import Any, Callable
 
 from contexts.layer import nativecalls
-from tagging._heap import PROXY, VIEWS, proxied, view_mapping
+from tagging._heap import PROXY, VIEWS, proxied, stored, view_mapping
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
-from tagging._primitives import handler_of
+from tagging._primitives import READERS, handler_of
 from tagging._store import fresh
 from tagging._tag import tag
 from tagging._tagged import Tagged, rawest, transparent
 
-__all__ = ["carries_metadata", "builds_containers", "keeps_element_metadata", "tagger",
-           "rawest", "dropped", "WAYS_OUT", "retag"]
+__all__ = ["carries_metadata", "container_read_by", "builds_containers",
+           "keeps_element_metadata", "tagger", "rawest", "dropped", "WAYS_OUT", "retag"]
 
 # a context running another's walk sees no read of these (`gc.get_referents` of a view)
-nativecalls(__name__, "_ARGS", "view_mapping", "proxied", "handler_of")
+nativecalls(__name__, "_ARGS", "view_mapping", "proxied", "handler_of", "stored")
 _new = object.__new__
 _ARGS = BaseException.args
 
@@ -66,6 +68,15 @@ def carries_metadata(value: Any, ctx: Any) -> bool:
     if not (store.entries or store.members or handlers):
         return False
     return _holds(store, value, ctx, handlers)
+
+
+def container_read_by(generator: Any) -> Any:
+    """The list, deque or dict view that `generator` reads, when tagging made it for
+    `iter(container)` (each step reads the slot's metadata as it gets there), else
+    None. C code iterating it natively takes what the container holds then: it
+    carries what the container carries (`carries_metadata`), where any other
+    generator may yield a value whose metadata only a consumer in the context takes."""
+    return READERS.get(generator) if type(generator) is types.GeneratorType else None
 
 
 def _holds(store: Any, value: Any, ctx: Any, handlers: dict) -> bool:
@@ -120,7 +131,7 @@ def _holds(store: Any, value: Any, ctx: Any, handlers: dict) -> bool:
 
 def _still_holds(container: Any, slot: Any, raw: Any) -> bool:
     try:
-        return container[slot] is raw
+        return stored(container, slot) is raw
     except (LookupError, TypeError):
         return getattr(container, slot, None) is raw if type(slot) is str else False
 

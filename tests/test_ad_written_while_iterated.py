@@ -254,3 +254,118 @@ def test_a_write_at_the_inner_level_only_is_read_by_the_inner_loop():
 
     assert D(f, 1.5) == 6.0  # 4 x
     assert D(D(f), 1.5) == 4.0
+
+
+def iterator_by_name(x):
+    a = [1.0, 2.0]
+    it = a.__iter__()
+    a[1] = x * x * x
+    return sum(it)
+
+
+def reversed_by_name(x):
+    a = [2.0, 1.0]
+    it = a.__reversed__()
+    a[0] = x * x * x
+    return sum(it)
+
+
+def values_iterator_by_name(x):
+    d = {"a": 1.0, "b": 2.0}
+    it = d.values().__iter__()
+    d["b"] = x * x * x
+    return sum(it)
+
+
+def argsort_by_getitem(x):
+    """`key=a.__getitem__`, the argsort idiom: the key reads the slots' derivatives."""
+    a = [x * x * x, 5.0, 1.0]
+    order = sorted(range(3), key=a.__getitem__)  # [2, 0, 1] at 1.5 (3.375 < 5)
+    return a[order[0]] + a[order[1]]
+
+
+def written_by_name(x):
+    a = [1.0, 2.0]
+    total = 0.0
+    for v in a:
+        a.__setitem__(1, x * x * x)
+        total = total + v
+    return total
+
+
+@pytest.mark.parametrize("f", [iterator_by_name, reversed_by_name, values_iterator_by_name,
+                               argsort_by_getitem, written_by_name],
+                         ids=lambda f: f.__name__)
+def test_a_containers_dunders_called_by_name_do_what_their_operation_does(f):
+    """`a.__iter__()` of a list with no derivative yet was C's iterator, which read
+    the plain value written later (derivative 0); `a.__getitem__(i)` of one with a
+    derivative was refused."""
+    x = 1.5
+    value, first, second, _ = derivatives(x)
+    assert f(x) == value
+    assert D(f, x) == first
+    assert D(D(f), x) == second
+
+
+def test_a_subclass_whose_getitem_computes_keeps_its_slots_right():
+    """The store reads a slot from the list's own storage, never through a subclass's
+    `__getitem__` (its author's code, here doubling): it recorded the doubled value as
+    the slot's, and a read of the slot then found another object and dropped the
+    derivative (`row.pop()` gave 0). The override's own `list.__getitem__(self, i)`
+    of a slot carrying a derivative is refused, never read plain."""
+    from ad import NonDifferentiableError
+
+    class Doubling(list):
+        def __getitem__(self, index):
+            return list.__getitem__(self, index) * 2
+
+    def popped(x):
+        row = Doubling([1.0])
+        row[0] = x * x * x
+        return row.pop()
+
+    def read(x):
+        row = Doubling()
+        row.append(x * x * x)
+        return row[0]
+
+    assert D(popped, 1.5) == 3 * 1.5 ** 2 and D(D(popped), 1.5) == 6 * 1.5
+    with pytest.raises(NonDifferentiableError, match="list.__getitem__"):
+        D(read, 1.5)
+
+
+def test_an_iterator_of_a_list_with_derivatives_given_to_c_is_refused():
+    """`collections.Counter(iter(a))` counts in C: of plain text it runs (see
+    `statistics.multimode`), of values carrying derivatives it is refused, never
+    counted plain."""
+    from collections import Counter
+
+    from ad import NonDifferentiableError
+
+    assert D(lambda x: x * len(Counter(iter(["a", "b", "a"]))), 1.5) == 2
+    with pytest.raises(NonDifferentiableError, match="_count_elements"):
+        D(lambda x: len(Counter(iter([x, 2.0]))), 1.5)
+
+
+def test_an_array_written_ahead_of_its_loop_keeps_the_write():
+    np = pytest.importorskip("numpy")
+
+    def looped(x):
+        z = np.array([1.0, 2.0])
+        total = 0.0
+        for v in z:
+            z[1] = x * x * x
+            total = total + v
+        return total
+
+    def iterated(x):
+        z = np.array([1.0, 2.0])
+        it = iter(z)
+        z[1] = x * x * x
+        return sum(it)
+
+    for f in (looped, iterated):
+        value, first, second, _ = derivatives(1.5)
+        assert f(1.5) == value
+        assert D(f, 1.5) == first
+        assert D(D(f), 1.5) == second
