@@ -17,7 +17,8 @@ from pathlib import Path
 from ad import D
 
 __all__ = ["Box", "Slot", "Pair", "Holder", "gen", "collections", "copy", "D", "Fraction",
-           "passthrough", "unpacked_product", "Bag", "G", "heapq", "weakref", "Stack", "Lazy"]
+           "passthrough", "unpacked_product", "Bag", "G", "heapq", "weakref", "Stack", "Lazy",
+           "Twice"]
 
 G = None  # a module global a program stores into and reads back
 
@@ -52,6 +53,13 @@ class Holder:
 
     def __getitem__(self, index):
         return [self._v][index]
+
+
+class Twice(list):
+    """A list whose `__getitem__` computes: its slots hold what `list.__getitem__` reads."""
+
+    def __getitem__(self, index):
+        return list.__getitem__(self, index) * 2
 
 
 def gen(v):
