@@ -2616,3 +2616,12 @@ def negated_conjunction(a, b):
             out.append("guard")
     out.append(not (x and y))  # a value: CPython tests the chosen operand twice
     return out
+
+
+@case(1)
+def locals_written(a):
+    """A key written into `locals()`'s dict: before 3.13 CPython keeps one dict per
+    frame, which the next `locals()` refreshes and returns again, so it is still
+    there; from 3.13 each call is a fresh snapshot."""
+    locals()["written"] = a
+    return "written" in locals(), sorted(locals())
