@@ -35,6 +35,8 @@ def split(f: Callable) -> tuple[Any, Any]:
         return (descriptor, f.__self__) if descriptor is not None else (f, NOSELF)
     if isinstance(f, type) or kind in _PLAIN:
         return f, NOSELF
+    if kind is staticmethod:  # callable since 3.10: it calls the function it wraps
+        return split(f.__func__)
     call = getattr(kind, "__call__", None)
     if call is None:
         return f, NOSELF

@@ -318,6 +318,24 @@ def test_coroutine_function_overdubbed_directly():
     assert t.args_of(helper) == [(5,)]
 
 
+class WithStatic:
+    @staticmethod
+    def shifted(x):
+        return helper(x)
+
+
+def call_the_staticmethod_object(x):
+    return WithStatic.__dict__["shifted"](x)  # a staticmethod object is callable (3.10)
+
+
+def test_a_staticmethod_object_called_directly_runs_its_function_in_the_context():
+    """It was a C callable's `__call__`, run natively: its body unseen, and under
+    `D` refused as C code with no rule."""
+    t = Trace()
+    assert overdub(t, call_the_staticmethod_object, 4) == 104
+    assert t.args_of(helper) == [(4,)]
+
+
 def positive(instance, attribute, value):
     if value <= 0:
         raise ValueError(f"{attribute.name} must be positive")
