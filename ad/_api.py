@@ -27,7 +27,8 @@ from ad._numbers import is_number, one_like
 from ad._pool import give_back, take
 from ad._structure import tangent_of, tangents_of
 
-nativecalls(__name__, "take", "give_back", "seed", "arrays_seen", "is_array_point")  # a derivative enclosing this one sees neither
+# a derivative enclosing this one sees none of these
+nativecalls(__name__, "take", "give_back", "seed", "arrays_seen", "is_array_point")
 
 _MISSING = object()
 
@@ -260,7 +261,8 @@ def _check_point(x: Any, caller: str, f: Callable, arrays: bool = False) -> None
     several = isinstance(x, Iterable) and not isinstance(x, (str, bytes))
     instead = (_SEVERAL_IN if several else _CONVERTED).get(caller, _IN_A_LIST[several])
     raise TypeError(f"{caller}() differentiates at a number (int, float, complex, Fraction, "
-                    f"mpf, mpc or a numpy scalar{_ARRAYS_TOO.get(caller, '')}); got {type(x).__name__} {x!r} for {describe(f)}. "
+                    f"mpf, mpc or a numpy scalar{_ARRAYS_TOO.get(caller, '')}); "
+                    f"got {type(x).__name__} {x!r} for {describe(f)}. "
                     + instead.format(caller=caller, name=describe(f)))
 
 

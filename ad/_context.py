@@ -77,7 +77,8 @@ class Differentiation(Context):
 
     @classmethod
     def metadatatype(cls, value_type: type) -> Any:
-        return _numbers.NUMBERS if value_type in _numbers.NUMBERS and value_type is not bool else NoMetaData
+        numeric = value_type in _numbers.NUMBERS and value_type is not bool
+        return _numbers.NUMBERS if numeric else NoMetaData
 
     # ndarrays' items are read, written and iterated by `ad._arrays` (tagging's hook),
     # filled when numpy is first seen

@@ -2,8 +2,9 @@
 
 `nooverdub(f)(args)` calls `f` natively, outside the context; at run time
 `nooverdub(f)` is `f`. `natively_here(f)(args)` calls it natively in the context
-running the code, and as a call of its own in a context running that one. `contextslot()` is the running context. Given AST
-nodes instead of values, both build the marker nodes, for pass authors.
+running the code, and as a call of its own in a context running that one.
+`contextslot()` is the running context. Given AST nodes instead of values, both
+build the marker nodes, for pass authors.
 
 Engine modules (a layer's primitives, the models) make many native calls of
 their own helpers; such a module declares once, with `nativecalls(__name__,
