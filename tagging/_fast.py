@@ -198,8 +198,11 @@ def iteration(runtime: Any, reported: bool) -> Callable:
                 return iterable
             return general(iterable)
 
-        return enclosed(iterate, lambda outer: iterating(dispatched(outer, general),
-                                                         dispatched(outer, general)))
+        def enclosed_by(outer):  # (a list too by the primitive the enclosing context runs)
+            run_there = dispatched(outer, general)
+            return iterating(run_there, run_there)
+
+        return enclosed(iterate, enclosed_by)
 
     return shortcut(iterating(slow, iterate_list), slow)
 
