@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from tagging._heap import note_argument, note_attribute, split
 from tagging._store import ABSENT
-from tagging._tagged import rawest, wrap
+from tagging._tagged import Tagged, rawest, wrap
 
 if TYPE_CHECKING:  # annotations only: the layer imports this module
     from tagging._layer import Tag
@@ -180,7 +180,7 @@ def note_settled(tag: Tag, frame: Any, value: Any) -> Any:
     task = _task_driving(frame)
     if task is None:
         return value
-    tag.store.record(task, RESULT, rawest(value.value), value.meta)
+    _record_result(tag, task, value.value, value.meta)
     return value.value
 
 
@@ -205,7 +205,16 @@ def note_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
     if meta is ABSENT:
         tag.store.forget(future, RESULT)
     else:
-        tag.store.record(future, RESULT, rawest(value), meta)
+        _record_result(tag, future, value, meta)
+
+
+def _record_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
+    """The metadata of `future`'s result, in its slot and by the value: an `await`
+    of an awaitable whose `__await__` runs natively (`return task.__await__()`)
+    gets the value plain, from C, with no future to read it from (`take_awaited`)."""
+    raw = rawest(value)
+    tag.store.record(future, RESULT, raw, meta)
+    tag.store.results[id(raw)] = (raw, meta)
 
 
 def take_result(tag: Tag, future: Any, value: Any) -> Any:
@@ -224,7 +233,18 @@ def await_source(tag: Tag, source: Any, consumer: Any) -> Any:
 
 
 def take_awaited(tag: Tag, awaited: Any, value: Any) -> Any:
-    """`value`, what that `yield from` (or `await`) evaluates to, with its metadata."""
-    if awaited is None or type(awaited) is Awaited:
+    """`value`, what that `yield from` (or `await`) evaluates to, with its metadata:
+    that of the generator's return, of the future's result, or, delegating to an
+    iterator that C code made, that of the future's result it is, if it is one."""
+    if type(awaited) is Awaited:
         return take_returned(tag, awaited, value)
-    return take_result(tag, awaited, value)
+    if awaited is not None:
+        return take_result(tag, awaited, value)
+    results = tag.store.results
+    if not results or type(value) is Tagged and value.tag is tag:
+        return value
+    raw = rawest(value)
+    found = results.get(id(raw))
+    if found is None or found[0] is not raw:
+        return value
+    return wrap(tag, value, found[1])

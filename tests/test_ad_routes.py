@@ -325,6 +325,14 @@ async def _read_by_await(x, kept):
     return await _started(x, kept)
 
 
+async def _passing_on(task):
+    return await task
+
+
+async def _read_by_a_coroutine(x, kept):
+    return await _passing_on(_started(x, kept))
+
+
 @types.coroutine
 def _delegating(task):
     return (yield from task)
@@ -356,6 +364,21 @@ async def _read_by_done_callback(x, kept):
     return read[0]
 
 
+class _Awaitable:
+    """Awaited, it awaits its task: `__await__` runs natively (CPython calls it),
+    and C hands the task's result over."""
+
+    def __init__(self, task):
+        self.task = task
+
+    def __await__(self):
+        return self.task.__await__()
+
+
+async def _read_by_an_awaitable(x, kept):
+    return await _Awaitable(_started(x, kept))
+
+
 async def _read_from_a_set_future(x, kept):
     future = asyncio.get_running_loop().create_future()
     future.set_result(x * x * 3)
@@ -365,11 +388,13 @@ async def _read_from_a_set_future(x, kept):
 
 @pytest.mark.parametrize("depth", [1, 2])
 @pytest.mark.parametrize("consume", [
-    _read_by_result, _in_a_loop(_read_by_await), _in_a_loop(_read_by_yield_from),
+    _read_by_result, _in_a_loop(_read_by_await), _in_a_loop(_read_by_a_coroutine),
+    _in_a_loop(_read_by_yield_from),
     _read_by_asyncio_run, _in_a_loop(_read_by_gather), _in_a_loop(_read_by_wait_for),
-    _in_a_loop(_read_by_done_callback), _in_a_loop(_read_from_a_set_future)],
-    ids=["result", "await", "yield_from", "asyncio_run", "gather", "wait_for",
-         "done_callback", "set_result"])
+    _in_a_loop(_read_by_done_callback), _in_a_loop(_read_by_an_awaitable),
+    _in_a_loop(_read_from_a_set_future)],
+    ids=["result", "await", "coroutine", "yield_from", "asyncio_run", "gather", "wait_for",
+         "done_callback", "awaitable", "set_result"])
 def test_a_task_result_read_inside_its_derivative_keeps_it_and_stays_plain(consume, depth):
     """Every consumer of a task's result in `f` gets the derivative (of 3 x², at
     each depth); the task, kept, holds a plain float once `D` returned."""
