@@ -203,10 +203,12 @@ def _returning(runtime: Any) -> Callable:
 def _settled(runtime: Any) -> Callable:
     tag = runtime.layer
 
-    def settled(value):  # what a coroutine returns (`_leaving`)
-        if type(value) is Tagged and value.tag is tag and not is_running(runtime.ctx):
+    def settled(value):  # what a coroutine returns (`_channels`, `_leaving`)
+        if type(value) is not Tagged or value.tag is not tag:
+            return value
+        if not is_running(runtime.ctx):
             return value.value
-        return value
+        return channels.note_settled(tag, sys._getframe(1), value)
 
     return settled
 
@@ -215,7 +217,7 @@ def _awaiting(runtime: Any) -> Callable:
     tag = runtime.layer
 
     def awaiting(source):  # `yield from source` (or `await`), in the delegating frame
-        return channels.await_return(tag, source, sys._getframe(1))
+        return channels.await_source(tag, source, sys._getframe(1))
 
     return awaiting
 
@@ -224,7 +226,7 @@ def _returned(runtime: Any) -> Callable:
     tag = runtime.layer
 
     def returned(awaited, value):  # what that `yield from` evaluates to
-        return channels.take_returned(tag, awaited, value)
+        return channels.take_awaited(tag, awaited, value)
 
     return returned
 
@@ -266,7 +268,7 @@ TAGGING_CELLS = Cells(
     Cell("yielded", _yielded, "what a generator yields (_channels)", per_layer=True),
     Cell("received", _received, "what a yield is sent (_channels)", per_layer=True),
     Cell("returning", _returning, "what a generator returns (_channels)", per_layer=True),
-    Cell("settled", _settled, "what a coroutine returns (_leaving)", per_layer=True),
+    Cell("settled", _settled, "what a coroutine returns (_channels)", per_layer=True),
     Cell("awaiting", _awaiting, "yield from, await: the source (_channels)", per_layer=True),
     Cell("returned", _returned, "yield from, await: its value (_channels)", per_layer=True),
     Cell("kwargs", lambda runtime: functools.partial(primitives.splatted, runtime.ctx),

@@ -22,12 +22,13 @@ run lasts.
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
 from tagging._heap import note_argument, note_attribute, split
 from tagging._store import ABSENT
-from tagging._tagged import rawest, wrap
+from tagging._tagged import Tagged, rawest, wrap
 
 if TYPE_CHECKING:  # annotations only: the layer imports this module
     from tagging._layer import Tag
@@ -158,3 +159,92 @@ def note_stop(tag: Tag, awaited: Awaited | None, stop: StopIteration) -> None:
         return
     note_attribute(tag, stop, "value", awaited.meta)
     note_argument(tag, stop, 0, awaited.raw, awaited.meta)
+
+
+# Futures and tasks ----------------------------------------------------------------
+
+RESULT = object()  # the store's slot of a future's result (a C field of the future)
+
+
+def is_future(value: Any) -> bool:
+    """Whether `value` is an asyncio future (a task too): its class has the attribute
+    `asyncio.isfuture` looks for."""
+    return getattr(type(value), "_asyncio_future_blocking", None) is not None
+
+
+def note_settled(tag: Tag, frame: Any, value: Any) -> Any:
+    """What a coroutine frame returns while the run lasts, `value` tagged by `tag`:
+    plain if it returns to the asyncio task that drives it (C keeps it in the
+    task), its metadata recorded for the task's result; else as it is, for the
+    `await` it returns to."""
+    task = _task_driving(frame)
+    if task is None:
+        return value
+    _record_result(tag, task, value.value, value.meta)
+    return value.value
+
+
+def _task_driving(frame: Any) -> Any:
+    """The running C asyncio task whose own coroutine runs in `frame`, or None. No
+    task runs unless asyncio was imported: it is not imported for this. (A task
+    written in Python, `asyncio.tasks._PyTask`, stores the result through the
+    context: the value goes to it as it is.)"""
+    tasks = sys.modules.get("asyncio.tasks")
+    loop = tasks and tasks.events._get_running_loop()
+    if loop is None:
+        return None
+    task = tasks.current_task(loop)
+    if not isinstance(task, getattr(tasks, "_CTask", ())) or \
+            getattr(task.get_coro(), "cr_frame", None) is not frame:
+        return None
+    return task
+
+
+def note_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
+    """After `future.set_result(value)`: its metadata for the future's result."""
+    if meta is ABSENT:
+        tag.store.forget(future, RESULT)
+    else:
+        _record_result(tag, future, value, meta)
+
+
+def _record_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
+    """The metadata of `future`'s result, in its slot and by the value: an `await`
+    of an awaitable whose `__await__` runs natively (`return task.__await__()`)
+    gets the value plain, from C, with no future to read it from (`take_awaited`)."""
+    raw = rawest(value)
+    tag.store.record(future, RESULT, raw, meta)
+    tag.store.results[id(raw)] = (raw, meta)
+
+
+def take_result(tag: Tag, future: Any, value: Any) -> Any:
+    """`value`, the result just read from `future`, with the metadata it was set with."""
+    meta = tag.store.lookup(future, RESULT, rawest(value))
+    return value if meta is ABSENT else wrap(tag, value, meta)
+
+
+def await_source(tag: Tag, source: Any, consumer: Any) -> Any:
+    """Before a `yield from` (or `await`) of `source`: what tells `take_awaited`
+    where the metadata of its value is (a future, whose result has it in the
+    store; the `Awaited` of a generator's return), or None."""
+    if type(source) is not types.GeneratorType and is_future(source):
+        return source
+    return await_return(tag, source, consumer)
+
+
+def take_awaited(tag: Tag, awaited: Any, value: Any) -> Any:
+    """`value`, what that `yield from` (or `await`) evaluates to, with its metadata:
+    that of the generator's return, of the future's result, or, delegating to an
+    iterator that C code made, that of the future's result it is, if it is one."""
+    if type(awaited) is Awaited:
+        return take_returned(tag, awaited, value)
+    if awaited is not None:
+        return take_result(tag, awaited, value)
+    results = tag.store.results
+    if not results or type(value) is Tagged and value.tag is tag:
+        return value
+    raw = rawest(value)
+    found = results.get(id(raw))
+    if found is None or found[0] is not raw:
+        return value
+    return wrap(tag, value, found[1])

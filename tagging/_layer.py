@@ -65,7 +65,7 @@ class Tag(Layer):
     def builtin(self, ctx: Any, key: Any, f: Callable) -> Callable | None:
         if getattr(key, "__tagging_api__", False):
             return f
-        found = BUILTINS.get(key)
+        found = BUILTINS.get(key) or primitives.named(key)
         if found is None:
             return None
         leading = (key,) if isinstance(key, type) else ()

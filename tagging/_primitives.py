@@ -460,6 +460,28 @@ def _resumed(ctx, step, generator, *args):
     return channels.take_yielded(tag, generator, value)
 
 
+def _result_reader(method):
+    """`fut.result()` (a C future's or task's): the result with the metadata it was
+    set with (`_channels`)."""
+    def primitive(ctx, future):
+        tag = ctx.tag
+        future = heap.own(future, tag)
+        return channels.take_result(tag, future, method(future))
+    return primitive
+
+
+def _result_keeper(method):
+    """`fut.set_result(x)` (a C future's): the future keeps `x` plain, its metadata
+    in the store for the consumers of the result (`_channels`)."""
+    def primitive(ctx, future, result):
+        tag = ctx.tag
+        future = heap.own(future, tag)
+        inner, meta = heap.split(result, tag)
+        method(future, inner)
+        channels.note_result(tag, future, inner, meta)
+    return primitive
+
+
 # The iterations below are plain Python, so that a context this one runs under
 # sees the reads they make (and re-attaches its own metadata of each element).
 
@@ -1293,6 +1315,21 @@ def _by_name(method, primitive, *leading):
             return primitive(ctx, *leading, obj, *args)
         return fallback(ctx, method, obj, *args)
     return primitive_by_name
+
+
+# C methods of modules not imported for them (`asyncio` takes a while): (module of
+# the class, qualified name) -> the primitive's maker, given the method.
+_NAMED = {("_asyncio", "Future.result"): _result_reader,
+          ("_asyncio", "Task.result"): _result_reader,
+          ("_asyncio", "Future.set_result"): _result_keeper}
+
+
+def named(key):
+    """The primitive of a C method named in `_NAMED`, or None."""
+    if native.type(key) is not types.MethodDescriptorType:
+        return None
+    maker = _NAMED.get((key.__objclass__.__module__, key.__qualname__))
+    return maker and maker(key)
 
 
 def dict_from(ctx, temporary):

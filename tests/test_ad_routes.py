@@ -7,6 +7,7 @@ bodies, text run by `exec`/`eval`, and methods of frozen standard-library module
 and then a refusal."""
 
 import asyncio
+import functools
 import types
 from fractions import Fraction
 
@@ -272,12 +273,9 @@ async def _awaited(task):
     return await task
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (README): a task finished inside `f` "
-                   "keeps its result in a C field, tagged")
 def test_a_task_finished_inside_its_derivative_and_kept_holds_a_plain_result():
     """Run to its end inside `f`, the task keeps the result `f` read with its
-    derivative; read after `D` returned, it is the tagged value (used in arithmetic,
-    it raises a TypeError naming `untag`, never passing for a number)."""
+    derivative; read after `D` returned, it is a plain float."""
     kept = []
 
     def f(x):
@@ -291,6 +289,123 @@ def test_a_task_finished_inside_its_derivative_and_kept_holds_a_plain_result():
 
     assert D(f, 1.5) == 9.0
     assert type(kept[0].result()) is float
+
+
+# Each reads, inside `f`, the result of a task (of `tripled_later(x * x)`) that
+# runs to its end there, and keeps the task (or future) in `kept`.
+
+def _read_by_result(x, kept):
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.create_task(tripled_later(x * x))
+        kept.append(task)
+        loop.run_until_complete(asyncio.wait([task]))  # reads no result
+        return task.result()
+    finally:
+        loop.close()
+
+
+def _in_a_loop(main):
+    def consume(x, kept):
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(main(x, kept))
+        finally:
+            loop.close()
+    return consume
+
+
+def _started(x, kept):
+    task = asyncio.get_running_loop().create_task(tripled_later(x * x))
+    kept.append(task)
+    return task
+
+
+async def _read_by_await(x, kept):
+    return await _started(x, kept)
+
+
+async def _passing_on(task):
+    return await task
+
+
+async def _read_by_a_coroutine(x, kept):
+    return await _passing_on(_started(x, kept))
+
+
+@types.coroutine
+def _delegating(task):
+    return (yield from task)
+
+
+async def _read_by_yield_from(x, kept):
+    return await _delegating(_started(x, kept))
+
+
+def _read_by_asyncio_run(x, kept):
+    return asyncio.run(_read_by_await(x, kept))
+
+
+async def _read_by_gather(x, kept):
+    first, second = await asyncio.gather(_started(x, kept), _started(x, kept))
+    return (first + second) / 2
+
+
+async def _read_by_wait_for(x, kept):
+    return await asyncio.wait_for(_started(x, kept), 60)
+
+
+async def _read_by_done_callback(x, kept):
+    task = _started(x, kept)
+    read = []
+    task.add_done_callback(lambda fut: read.append(fut.result()))
+    await asyncio.wait([task])
+    await asyncio.sleep(0)
+    return read[0]
+
+
+class _Awaitable:
+    """Awaited, it awaits its task: `__await__` runs natively (CPython calls it),
+    and C hands the task's result over."""
+
+    def __init__(self, task):
+        self.task = task
+
+    def __await__(self):
+        return self.task.__await__()
+
+
+async def _read_by_an_awaitable(x, kept):
+    return await _Awaitable(_started(x, kept))
+
+
+async def _read_from_a_set_future(x, kept):
+    future = asyncio.get_running_loop().create_future()
+    future.set_result(x * x * 3)
+    kept.append(future)
+    return await future
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("consume", [
+    _read_by_result, _in_a_loop(_read_by_await), _in_a_loop(_read_by_a_coroutine),
+    _in_a_loop(_read_by_yield_from),
+    _read_by_asyncio_run, _in_a_loop(_read_by_gather), _in_a_loop(_read_by_wait_for),
+    _in_a_loop(_read_by_done_callback), _in_a_loop(_read_by_an_awaitable),
+    _in_a_loop(_read_from_a_set_future)],
+    ids=["result", "await", "coroutine", "yield_from", "asyncio_run", "gather", "wait_for",
+         "done_callback", "awaitable", "set_result"])
+def test_a_task_result_read_inside_its_derivative_keeps_it_and_stays_plain(consume, depth):
+    """Every consumer of a task's result in `f` gets the derivative (of 3 x², at
+    each depth); the task, kept, holds a plain float once `D` returned."""
+    kept = []
+    derivative = functools.partial(consume, kept=kept)
+    for _ in range(depth):
+        derivative = D(derivative)
+    assert derivative(1.5) == {1: 9.0, 2: 6.0}[depth]
+    assert kept
+    for task in kept:
+        assert type(task.result()) is float and task.result() == 6.75
 
 
 def test_the_ways_out_keep_the_derivative():
