@@ -275,6 +275,8 @@ TAGGING_CELLS = Cells(
          "f(**mapping)"),
     Cell("delegate", lambda runtime: functools.partial(primitives.delegate, runtime.ctx),
          "yield from a container"),
+    Cell("awaitable", lambda runtime: functools.partial(primitives.awaitable, runtime.ctx),
+         "await: a Python __await__, called in the context"),
     Cell("aload", fast.attribute_load, "obj.name"),
     Cell("astore", fast.attribute_store, "obj.name = value", per_layer=True),
     Cell("iload", fast.item_load, "container[key]", per_layer=True),

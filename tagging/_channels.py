@@ -22,13 +22,14 @@ run lasts.
 
 from __future__ import annotations
 
+import gc
 import sys
 import types
 from typing import TYPE_CHECKING, Any
 
 from tagging._heap import note_argument, note_attribute, split
 from tagging._store import ABSENT
-from tagging._tagged import Tagged, rawest, wrap
+from tagging._tagged import rawest, wrap
 
 if TYPE_CHECKING:  # annotations only: the layer imports this module
     from tagging._layer import Tag
@@ -209,12 +210,7 @@ def note_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
 
 
 def _record_result(tag: Tag, future: Any, value: Any, meta: Any) -> None:
-    """The metadata of `future`'s result, in its slot and by the value: an `await`
-    of an awaitable whose `__await__` runs natively (`return task.__await__()`)
-    gets the value plain, from C, with no future to read it from (`take_awaited`)."""
-    raw = rawest(value)
-    tag.store.record(future, RESULT, raw, meta)
-    tag.store.results[id(raw)] = (raw, meta)
+    tag.store.record(future, RESULT, rawest(value), meta)
 
 
 def take_result(tag: Tag, future: Any, value: Any) -> Any:
@@ -223,13 +219,38 @@ def take_result(tag: Tag, future: Any, value: Any) -> Any:
     return value if meta is ABSENT else wrap(tag, value, meta)
 
 
+class Awaiting:
+    """What `await obj` awaits when `obj`'s class has a Python `__await__`: CPython
+    would call it natively, out of the context (`yield; return self.v` would read
+    the heap plain), so the context calls it (`_primitives.awaitable`), and this
+    hands over the iterator it returned."""
+
+    __slots__ = ("iterator",)
+
+    def __init__(self, iterator: Any) -> None:
+        self.iterator = iterator
+
+    def __await__(self) -> Any:
+        return self.iterator
+
+
 def await_source(tag: Tag, source: Any, consumer: Any) -> Any:
     """Before a `yield from` (or `await`) of `source`: what tells `take_awaited`
     where the metadata of its value is (a future, whose result has it in the
-    store; the `Awaited` of a generator's return), or None."""
+    store, also behind the iterator its `__await__` gives; the `Awaited` of a
+    generator's return), or None."""
+    if type(source) is Awaiting:
+        source = _future_of(source.iterator) or source.iterator
     if type(source) is not types.GeneratorType and is_future(source):
         return source
     return await_return(tag, source, consumer)
+
+
+def _future_of(iterator: Any) -> Any:
+    """The future whose C iterator `iterator` is (`task.__await__()`), or None."""
+    if type(iterator) is types.GeneratorType:
+        return None
+    return next((held for held in gc.get_referents(iterator) if is_future(held)), None)
 
 
 def take_awaited(tag: Tag, awaited: Any, value: Any) -> Any:
@@ -240,11 +261,4 @@ def take_awaited(tag: Tag, awaited: Any, value: Any) -> Any:
         return take_returned(tag, awaited, value)
     if awaited is not None:
         return take_result(tag, awaited, value)
-    results = tag.store.results
-    if not results or type(value) is Tagged and value.tag is tag:
-        return value
-    raw = rawest(value)
-    found = results.get(id(raw))
-    if found is None or found[0] is not raw:
-        return value
-    return wrap(tag, value, found[1])
+    return value

@@ -492,7 +492,12 @@ class _Tagging(BodyTransformer):
         return self.awaited(node)
 
     def visit_Await(self, node: ast.Await) -> ast.expr:
+        """`await s` awaits what the `awaitable` cell gives: `s`, or, if its class's
+        `__await__` is Python code (which CPython would call natively), what that
+        returns, called in the context."""
         node = self.generic_visit(node)
+        node.value = call(name(TAGGING_CELLS.hidden(self.level, "awaitable"), node.value),
+                          [node.value], node.value, native=self.level)
         # (in a comprehension, the name held would bind in the enclosing function)
         return node if self.shadowed else self.awaited(node)
 

@@ -381,6 +381,16 @@ def iter_(ctx, obj, *sentinel):
 READERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def awaitable(ctx, obj):
+    """What `await obj` awaits: `obj`, unless its class's `__await__` is Python code,
+    which CPython would call natively: then called here, in the context, and what it
+    returns handed over by a `channels.Awaiting`."""
+    method = routes.python_method(native.type(rawest(obj)), "__await__")
+    if method is None:
+        return obj
+    return channels.Awaiting(call_in(ctx, method, heap.own(obj, ctx.tag)))
+
+
 def delegate(ctx, iterable):
     """What `yield from iterable` delegates to: a builtin container whose elements
     have metadata, through `iter_`'s iterator, which gives it back; anything else

@@ -15,9 +15,7 @@ the containers nothing else holds any more (no code can read them again), so
 temporaries made in a loop do not pile up. What a generator frame last
 yielded is kept beside, without keeping the frame, what is being sent to
 one, while the send runs, and the generators whose return value a consumer
-awaits. An asyncio future's result is a slot (`_channels.RESULT`); its value
-and metadata are kept by the value too, for an `await` that gets it from C
-code no consumer in the context sees.
+awaits. An asyncio future's result is a slot (`_channels.RESULT`).
 """
 
 from __future__ import annotations
@@ -32,8 +30,8 @@ _HELD_BY_THE_STORE_ONLY = 2  # sys.getrefcount: our entry and the call's argumen
 
 
 class Store:
-    __slots__ = ("entries", "members", "yielded", "sent", "returns", "results", "defaults",
-                 "limit", "added")
+    __slots__ = ("entries", "members", "yielded", "sent", "returns", "defaults", "limit",
+                 "added")
 
     def __init__(self) -> None:
         self.entries: dict = {}  # id(container) -> (container, {slot: (raw, meta)})
@@ -46,8 +44,6 @@ class Store:
         # id(generator frame) -> the `_channels.Awaited` of the consumer awaiting
         # its return value
         self.returns: dict = {}
-        # id(raw value) -> (it, meta): the results of asyncio futures, by the value
-        self.results: dict = {}
         self.defaults: list = []  # tagged defaults of functions made in the run
         self.limit = _FIRST_SWEEP  # slots added before the next sweep
         self.added = 0

@@ -365,8 +365,8 @@ async def _read_by_done_callback(x, kept):
 
 
 class _Awaitable:
-    """Awaited, it awaits its task: `__await__` runs natively (CPython calls it),
-    and C hands the task's result over."""
+    """Awaited, it awaits its task: the context calls its `__await__` (CPython
+    would call it natively), and C hands the task's result over."""
 
     def __init__(self, task):
         self.task = task
@@ -555,3 +555,28 @@ def test_a_comprehensions_first_iterable_reads_the_enclosing_name():
 
     assert D(f, 1.5) == 6.0 and D(f, Fraction(3, 2)) == 6
     assert D(D(f), 1.5) == 4.0
+
+
+class _Doubled:
+    """A Python `__await__` that reads the heap: CPython calls it natively, where it
+    read `self.v` plain (derivative 0, no error); the context calls it."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __await__(self):
+        yield
+        return self.v * 2
+
+
+async def _doubled_twice(x):
+    first = await _Doubled(x * x)
+    return first + await _Doubled(first)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_python_await_method_runs_in_the_context(depth):
+    derivative = lambda x: asyncio.run(_doubled_twice(x))  # noqa: E731  6 x**2
+    for _ in range(depth):
+        derivative = D(derivative)
+    assert derivative(1.5) == [12 * 1.5, 12.0, 0.0][depth - 1]
