@@ -7,7 +7,8 @@ unpacking; `yield from s` has its own helper, `yfrom`; a quiet body's loops
 `Silo.__iter__` is honoured however a `Silo` is iterated; `o.x` becomes
 `__ovd0_attr__(o, "x")` and `o.x = v` a call of `__ovd0_setattr__`, so a
 property's getter and setter are calls in the context; `with m:` becomes
-`with __ovd0_with__(m):`, so `__enter__` and `__exit__` are. The helpers
+`with __ovd0_with__(m):`, so `__enter__` and `__exit__` are (and `async with`'s
+`__aenter__` and `__aexit__`, `async for`'s `__aiter__` and `__anext__`). The helpers
 (`_implicit_runtime`) run natively what runs no Python code. A generator
 expression is handed to `made`, so the runtime knows which generators its
 code made (a context is reused only when none can run again).
@@ -56,6 +57,20 @@ class ImplicitMixin(BodyTransformer):
                 item.context_expr = self.helper("with", [item.context_expr], item.context_expr)
         return node
 
+    def visit_AsyncWith(self, node: ast.AsyncWith) -> ast.AST:
+        node = self.generic_visit(node)
+        if self.iterating:
+            for item in node.items:
+                item.context_expr = self.helper("async_with", [item.context_expr],
+                                                item.context_expr)
+        return node
+
+    def visit_AsyncFor(self, node: ast.AsyncFor) -> ast.AST:
+        node = self.generic_visit(node)
+        if self.iterating:
+            node.iter = self.helper("async_iter", [node.iter], node.iter)
+        return node
+
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         node = self.generic_visit(node)
         if self.properties and isinstance(node.ctx, ast.Load) and \
@@ -90,8 +105,9 @@ class ImplicitMixin(BodyTransformer):
         self.walrus_allowed = allowed
         node.target = self.visit(node.target)
         node.ifs = [self.truth(test) for test in node.ifs]
-        if self.iterating and not node.is_async:
-            node.iter = self.wrap(node.iter)
+        if self.iterating:
+            node.iter = self.helper("async_iter", [node.iter], node.iter) if node.is_async \
+                else self.wrap(node.iter)
         return node
 
     # Truth tests: `if x:` becomes `if __ovd0_truth__(x):`, so a Python `__bool__`

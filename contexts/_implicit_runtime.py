@@ -238,3 +238,63 @@ def make_with(callx: Callable) -> Callable:
         return _Managed(manager, exit, callx)
 
     return managed
+
+
+class _AsyncManaged:
+    """An async context manager whose `__aenter__` and `__aexit__` run in the
+    context: called natively by CPython, an `async def` one would make a coroutine
+    of its untransformed code."""
+
+    __slots__ = ("manager", "exit", "call")
+
+    def __init__(self, manager: Any, exit: Callable, call: Callable) -> None:
+        self.manager, self.exit, self.call = manager, exit, call
+
+    def __aenter__(self):
+        return self.call(type(self.manager).__aenter__, (self.manager,), {})
+
+    def __aexit__(self, kind, value, traceback):
+        return self.call(self.exit, (self.manager, kind, value, traceback), {})
+
+
+def make_async_with(callx: Callable) -> Callable:
+    def managed(manager):
+        kind = type(manager)
+        exit = class_attribute(kind, "__aexit__")
+        if type(class_attribute(kind, "__aenter__")) is not types.FunctionType and \
+                type(exit) is not types.FunctionType:
+            return manager
+        return _AsyncManaged(manager, exit, callx)
+
+    return managed
+
+
+class _AsyncIterated:
+    """An async iterator whose `__anext__` runs in the context (its `__aiter__`
+    did, when this was made), as `_AsyncManaged`'s methods do."""
+
+    __slots__ = ("iterator", "call")
+
+    def __init__(self, iterator: Any, call: Callable) -> None:
+        self.iterator, self.call = iterator, call
+
+    def __aiter__(self):
+        return self
+
+    def __anext__(self):
+        return self.call(type(self.iterator).__anext__, (self.iterator,), {})
+
+
+def make_async_iterate(callx: Callable) -> Callable:
+    def iterated(iterable):
+        kind = type(iterable)
+        start = class_attribute(kind, "__aiter__")
+        if start is None or type(start) is not types.FunctionType and \
+                type(class_attribute(kind, "__anext__")) is not types.FunctionType:
+            return iterable  # (an async generator, or CPython's own error)
+        iterator = callx(kind.__aiter__, (iterable,), {})
+        if type(class_attribute(type(iterator), "__anext__")) is not types.FunctionType:
+            return iterator
+        return _AsyncIterated(iterator, callx)
+
+    return iterated

@@ -8,6 +8,7 @@ bodies, decorators, `eval`, defaults, f-strings, splats, `locals()`, `inspect.st
 """
 
 import asyncio
+import contextlib
 import inspect
 
 from contexts import contextslot
@@ -85,7 +86,13 @@ def drive_generator(xs):
 
 async def coroutine(x):
     await asyncio.sleep(0)
-    return x
+    async with contextlib.nullcontext(x) as held:
+        x = held
+    return x + sum([v async for v in _each(x)])
+
+
+async def _each(x):
+    yield x
 
 
 def awaiting(x):

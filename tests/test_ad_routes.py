@@ -580,3 +580,43 @@ def test_a_python_await_method_runs_in_the_context(depth):
     for _ in range(depth):
         derivative = D(derivative)
     assert derivative(1.5) == [12 * 1.5, 12.0, 0.0][depth - 1]
+
+
+class _Counting:
+    """`async for` and `async with` over Python methods reading the heap: CPython
+    called them natively, where `self.v` was read plain (derivative 0, no error)."""
+
+    def __init__(self, v):
+        self.v, self.n = v, 0
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if self.n >= 2:
+            raise StopAsyncIteration
+        self.n += 1
+        return self.v * self.n
+
+    async def __aenter__(self):
+        return self.v * 3
+
+    async def __aexit__(self, *exc):
+        return False
+
+
+async def _counted(x):
+    total = 0.0
+    async for v in _Counting(x * x):  # 3 x**2
+        total += v
+    async with _Counting(x * x) as entered:  # 3 x**2
+        total += entered
+    return total + sum([v async for v in _Counting(x)])  # 3 x
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_async_for_and_async_with_over_python_methods_keep_the_derivative(depth):
+    derivative = lambda x: asyncio.run(_counted(x))  # noqa: E731  6 x**2 + 3 x
+    for _ in range(depth):
+        derivative = D(derivative)
+    assert derivative(1.5) == [12 * 1.5 + 3, 12.0, 0.0][depth - 1]

@@ -318,6 +318,46 @@ def test_coroutine_function_overdubbed_directly():
     assert t.args_of(helper) == [(5,)]
 
 
+class Ticking:
+    """An async iterator and async context manager written in Python: CPython calls
+    `__aiter__`, `__anext__`, `__aenter__` and `__aexit__` natively, each `async def`
+    one making a coroutine of its untransformed code."""
+
+    def __init__(self, v):
+        self.v, self.n = v, 0
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if self.n >= 2:
+            raise StopAsyncIteration
+        self.n += 1
+        return helper(self.v * self.n)
+
+    async def __aenter__(self):
+        return helper(self.v)
+
+    async def __aexit__(self, *exc):
+        return False
+
+
+async def ticked(x):
+    total = 0
+    async for v in Ticking(x):
+        total += v
+    async with Ticking(x) as entered:
+        total += entered
+    return total + sum([v async for v in Ticking(x)])
+
+
+def test_async_for_and_async_with_run_their_python_methods_in_the_context():
+    t = Trace()
+    assert overdub(t, lambda x: asyncio.run(ticked(x)), 4) == asyncio.run(ticked(4)) == 528
+    assert t.args_of(helper) == [(4,), (8,), (4,), (4,), (8,)]
+    assert t.saw(Ticking.__anext__) and t.saw(Ticking.__aenter__) and t.saw(Ticking.__aexit__)
+
+
 class WithStatic:
     @staticmethod
     def shifted(x):
