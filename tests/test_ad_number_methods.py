@@ -351,3 +351,33 @@ def test_sumprod_of_generators_objects_and_unequal_lengths():
         D(lambda t: math.sumprod([t, 2.0], [1.0]), 0.7)
     assert str(under_d.value) == str(plain.value)
     assert D(D(lambda t: math.sumprod([t, t], [t, 1.0])), 0.7) == 2
+
+
+class _Halving:
+    """`divmod` of its own, which `%` is not: the rule's model wrote divmod as the
+    quotient and `x % y`, so `divmod(obj, 2)` raised a TypeError (no `__mod__`)
+    where CPython calls `__divmod__`."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __divmod__(self, other):
+        return self.v * 2, self.v
+
+    def __rdivmod__(self, other):
+        return self.v * 5, other
+
+
+class _Sevenfold(_Halving):
+    def __rdivmod__(self, other):  # a subclass's reflected method goes first
+        return self.v * 7, 0
+
+
+def test_divmod_of_objects_calls_their_own_methods():
+    assert D(lambda x: divmod(_Halving(x), 2)[0], 1.5) == 2
+    assert D(lambda x: divmod(3, _Halving(x))[0], 1.5) == 5
+    assert D(lambda x: divmod(_Halving(x), _Sevenfold(x * x))[0], 1.5) == 21
+    assert D(D(lambda x: divmod(_Halving(x * x), 2)[0]), 1.5) == 4
+    assert D(lambda x: divmod(x * 7, 2.0)[1], 1.5) == 7  # numbers: the remainder's rule
+    with pytest.raises(TypeError, match=r"divmod\(\): 'float' and 'str'"):
+        D(lambda x: divmod(x, "a"), 1.5)

@@ -2,13 +2,42 @@
 
 import operator as op
 
+from ad._numbers import is_number
 from ad._rules._support import dabs, pow_base, pow_exponent
 from ad._rules._table import defconstant, defjvp, defmodel, defsame
 
 
 def _divmod(x, y):
+    """Of numbers: the quotient, a constant, and `x % y`, whose rule gives the
+    remainder's derivative. Of anything else, the operands' own `__divmod__` or
+    `__rdivmod__`, which `x % y` need not agree with (nor exist for)."""
+    if not _numeric(x) or not _numeric(y):
+        return _by_methods(x, y)
     quotient, _ = _plain_divmod(x, y)  # raises as divmod does
     return quotient, x % y
+
+
+def _numeric(x):
+    return is_number(x) or type(x) is bool
+
+
+def _by_methods(x, y):
+    """`divmod(x, y)` by the methods CPython picks, run in the context: the right
+    operand's `__rdivmod__` first if its type is a proper subclass of the left's
+    that overrides it. A number's own (C's) would answer NotImplemented."""
+    left, right = type(x), type(y)
+    forward = (None if _numeric(x) else getattr(left, "__divmod__", None), x, y)
+    reflected = (None if _numeric(y) or right is left else
+                 getattr(right, "__rdivmod__", None), y, x)
+    subclass_first = reflected[0] is not None and issubclass(right, left) and \
+        reflected[0] is not getattr(left, "__rdivmod__", None)
+    for method, first, second in (reflected, forward) if subclass_first else (forward, reflected):
+        if method is not None:
+            result = method(first, second)
+            if result is not NotImplemented:
+                return result
+    raise TypeError(f"unsupported operand type(s) for divmod(): '{left.__name__}' and "
+                    f"'{right.__name__}'")
 
 
 def _plain_divmod(x, y):
