@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
 from contexts.layer import class_attribute
-from tagging._routes import attribute_slot, python_method
+from tagging._routes import attribute_slot, namespace_of, python_method
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -97,7 +97,7 @@ def note_attribute(tag: Tag, obj: Any, name: str, meta: Any) -> None:
 def forget_attribute(tag: Tag, obj: Any, name: str) -> None:
     obj = rawest(obj)
     tag.store.forget(obj, name)
-    namespace = getattr(obj, "__dict__", None)
+    namespace = namespace_of(obj)
     if type(namespace) is dict:
         tag.store.forget(namespace, name)
 
@@ -284,8 +284,8 @@ def copy_slot(tag: Tag, source: Any, index: Any, target: Any, position: Any) -> 
 def copy_attributes(tag: Tag, source: Any, target: Any) -> None:
     """Give a copied object's attributes the metadata of the original's."""
     source, target = rawest(source), rawest(target)
-    namespace = getattr(source, "__dict__", None)
-    if type(namespace) is dict and type(getattr(target, "__dict__", None)) is dict:
+    namespace = namespace_of(source)
+    if type(namespace) is dict and type(namespace_of(target)) is dict:
         copy_slots(tag, namespace, target.__dict__)
 
 

@@ -37,6 +37,14 @@ def _partial_of_partial_of_a_product(x):
     return q(2.0)
 
 
+def _first_flattened_argument(x):
+    """x * x, read from the flattened `.args` (C's own, so as plain Python sees it)."""
+    p = functools.partial(pow, x)
+    q = functools.partial(p, 3)
+    assert len(q.args) == 2 and q.func is pow
+    return q.args[0] * x
+
+
 def _keywords_of_a_partial_of_a_partial(x):
     """x * x + x * x: C merges the keywords of both partials into one dict."""
     p = functools.partial(lambda a, b, c: a * b + c, b=x)
@@ -69,6 +77,15 @@ def test_a_partial_of_a_partial_nested(x):
     assert D(f, x) == _cubic(1, x)
     assert D(D(f))(x) == _cubic(2, x)
     assert D(D(D(f)))(x) == _cubic(3, x)
+
+
+@pytest.mark.parametrize("x", [3, 2.5])
+def test_looking_for_metadata_gives_no_partial_a_dict(x):
+    f = _first_flattened_argument
+    assert f(x) == x * x
+    assert D(f, x) == 2 * x
+    assert D(D(f))(x) == 2
+    assert D(D(D(f)))(x) == 0
 
 
 @pytest.mark.parametrize("x", [3, 3.0, 1.5])
