@@ -312,18 +312,49 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
                     slots[index] = found
             tag.store.replace(result, slots)
     elif kind is dict:
-        for source in sources:
-            source = rawest(source)
-            if type(source) is PROXY:  # `proxy | d`: what the proxy shows
-                source = proxied(source)
-            if isinstance(source, (dict, type)) and source is not result:
-                copy_slots(tag, source, result)
+        merge_entries(tag, sources, result)
     elif kind in (set, frozenset):
         pool: dict = {}
         for source in sources:
             pool_members(tag, source, pool)
         settle_members(tag, result, pool)
         note_view_pairs(tag, sources, result)
+
+
+def merge_entries(tag: Tag, sources: tuple, result: dict) -> None:
+    """After `a | b` or `a |= b` of dicts (or a mappingproxy, or a class's namespace),
+    as after `a.update(b)`: a value is the last operand's that has its key, with that
+    operand's metadata or none; a key is the object of the first operand that has it.
+    Identity cannot say which operand a value came from: at the int 2, `{"a": x} |
+    {"a": 2}` holds the very object `x` is."""
+    result = rawest(result)
+    operands = []
+    for source in sources:
+        source = rawest(source)
+        if type(source) is PROXY:  # `proxy | d`: what the proxy shows
+            source = proxied(source)
+        if isinstance(source, (dict, type)) and source is not result:
+            operands.append(source)
+    values: dict = {}
+    keys: dict = {}
+    for source in operands:
+        slots = tag.store.slots(source) or {}
+        members = tag.store.slots(source, tag.store.members) or {}
+        for key in source.__dict__ if isinstance(source, type) else source:
+            values[key] = slots.get(key)
+            if key not in keys:
+                keys[key] = members.get(key)
+    for key, found in values.items():
+        if found is not None and stored(result, key) is found[0]:
+            tag.store.record(result, key, found[0], found[1])
+        else:
+            tag.store.forget(result, key)
+    own = tag.store.slots(result, tag.store.members) or {}
+    for member in result:
+        found = keys.get(member)
+        if member in own or found is None or found[0] is not member:
+            continue
+        tag.store.record(result, member, member, found[1], tag.store.members)
 
 
 def note_view_pairs(tag: Tag, sources: tuple, result: Any) -> None:

@@ -101,3 +101,38 @@ def test_a_keyword_a_partial_overrides_has_the_overriding_value_s_derivative(x):
     f = _keyword_overridden_by_a_constant
     assert D(f, x) == 3
     assert D(D(f))(x) == 0
+
+
+# `a | b` and `a |= b` of dicts: the value of a key both have is `b`'s, and at the
+# int 2 the literal 2 is the very object `x` is, so identity cannot say whose it is.
+
+def _merged_override(x):
+    return ({"rate": x, "n": x * x} | {"rate": 2})["rate"]
+
+
+def _merged_in_place_override(x):
+    params = {"rate": x, "n": x * x}
+    params |= {"rate": 2}
+    return params["rate"] * params["n"]  # 2 * x * x
+
+
+def _merged_key_of_the_left(x):
+    """The key 2 of the left operand stays (the value is the right's)."""
+    return sum({2: 1.0} | {x: 5.0})
+
+
+@pytest.mark.parametrize("x", [2, 2.0])
+def test_a_dict_merge_gives_a_value_the_derivative_of_the_operand_it_came_from(x):
+    assert D(_merged_override, x) == 0
+
+
+@pytest.mark.parametrize("x", [2, 2.0])
+def test_a_dict_merged_in_place_gives_a_value_the_derivative_of_the_operand_it_came_from(x):
+    assert D(_merged_in_place_override, x) == 4 * x
+    assert D(D(_merged_in_place_override))(x) == 4
+    assert D(D(D(_merged_in_place_override)))(x) == 0
+
+
+@pytest.mark.parametrize("x", [2, 2.0])
+def test_a_dict_merge_keeps_the_left_operand_s_key(x):
+    assert D(_merged_key_of_the_left, x) == 0
