@@ -77,7 +77,7 @@ def attribute_load(runtime: Any) -> Callable:
         entries = tag.store.entries
         if not entries:
             return value
-        namespace = getattr(obj, "__dict__", None)
+        namespace = routes.namespace_of(obj)
         if type(namespace) is dict and name in namespace:  # an instance's own attribute
             entry = entries.get(id(namespace))
             if entry is None:
@@ -104,7 +104,7 @@ def attribute_store(runtime: Any) -> Callable:
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
-            namespace = getattr(obj, "__dict__", None)
+            namespace = routes.namespace_of(obj)
             if not (type(namespace) is dict and name in namespace) and \
                     routes.stored_by_c_descriptor(obj, name):  # (a ctypes field)
                 return slow_setattr(obj, name, value)
@@ -119,7 +119,7 @@ def attribute_store(runtime: Any) -> Callable:
                 return slow_setattr(obj, name, value)  # C would make a tuple natively
             setattr(obj, name, value)
             if entries:
-                namespace = getattr(obj, "__dict__", None)
+                namespace = routes.namespace_of(obj)
                 if type(namespace) is not dict or name not in namespace:
                     heap.note_attribute(tag, obj, name, ABSENT)
                 elif id(namespace) in entries:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from contexts import layer as engine
 from contexts.layer import class_attribute
-from tagging._routes import attribute_slot, python_method
+from tagging._routes import attribute_slot, namespace_of, python_method
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -97,7 +97,7 @@ def note_attribute(tag: Tag, obj: Any, name: str, meta: Any) -> None:
 def forget_attribute(tag: Tag, obj: Any, name: str) -> None:
     obj = rawest(obj)
     tag.store.forget(obj, name)
-    namespace = getattr(obj, "__dict__", None)
+    namespace = namespace_of(obj)
     if type(namespace) is dict:
         tag.store.forget(namespace, name)
 
@@ -284,8 +284,8 @@ def copy_slot(tag: Tag, source: Any, index: Any, target: Any, position: Any) -> 
 def copy_attributes(tag: Tag, source: Any, target: Any) -> None:
     """Give a copied object's attributes the metadata of the original's."""
     source, target = rawest(source), rawest(target)
-    namespace = getattr(source, "__dict__", None)
-    if type(namespace) is dict and type(getattr(target, "__dict__", None)) is dict:
+    namespace = namespace_of(source)
+    if type(namespace) is dict and type(namespace_of(target)) is dict:
         copy_slots(tag, namespace, target.__dict__)
 
 
@@ -312,18 +312,49 @@ def carry_over(tag: Tag, sources: tuple, result: Any) -> None:
                     slots[index] = found
             tag.store.replace(result, slots)
     elif kind is dict:
-        for source in sources:
-            source = rawest(source)
-            if type(source) is PROXY:  # `proxy | d`: what the proxy shows
-                source = proxied(source)
-            if isinstance(source, (dict, type)) and source is not result:
-                copy_slots(tag, source, result)
+        merge_entries(tag, sources, result)
     elif kind in (set, frozenset):
         pool: dict = {}
         for source in sources:
             pool_members(tag, source, pool)
         settle_members(tag, result, pool)
         note_view_pairs(tag, sources, result)
+
+
+def merge_entries(tag: Tag, sources: tuple, result: dict) -> None:
+    """After `a | b` or `a |= b` of dicts (or a mappingproxy, or a class's namespace),
+    as after `a.update(b)`: a value is the last operand's that has its key, with that
+    operand's metadata or none; a key is the object of the first operand that has it.
+    Identity cannot say which operand a value came from: at the int 2, `{"a": x} |
+    {"a": 2}` holds the very object `x` is."""
+    result = rawest(result)
+    operands = []
+    for source in sources:
+        source = rawest(source)
+        if type(source) is PROXY:  # `proxy | d`: what the proxy shows
+            source = proxied(source)
+        if isinstance(source, (dict, type)) and source is not result:
+            operands.append(source)
+    values: dict = {}
+    keys: dict = {}
+    for source in operands:
+        slots = tag.store.slots(source) or {}
+        members = tag.store.slots(source, tag.store.members) or {}
+        for key in source.__dict__ if isinstance(source, type) else source:
+            values[key] = slots.get(key)
+            if key not in keys:
+                keys[key] = members.get(key)
+    for key, found in values.items():
+        if found is not None and stored(result, key) is found[0]:
+            tag.store.record(result, key, found[0], found[1])
+        else:
+            tag.store.forget(result, key)
+    own = tag.store.slots(result, tag.store.members) or {}
+    for member in result:
+        found = keys.get(member)
+        if member in own or found is None or found[0] is not member:
+            continue
+        tag.store.record(result, member, member, found[1], tag.store.members)
 
 
 def note_view_pairs(tag: Tag, sources: tuple, result: Any) -> None:

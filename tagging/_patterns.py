@@ -24,6 +24,7 @@ import ast
 from typing import Any
 
 from tagging import _heap as heap
+from tagging import _routes as routes
 from tagging._tagged import Tagged, rawest
 
 _SELF_MATCHING = (bool, bytearray, bytes, dict, float, frozenset, int, list, set, str, tuple)
@@ -100,7 +101,7 @@ def _step(container: Any, step: tuple) -> Any:
         name = _attribute_name(container, step)
         if name is None:
             return container if kind == "positional" else _NOT_FOUND
-        namespace = getattr(container, "__dict__", None)
+        namespace = routes.namespace_of(container)
         if type(namespace) is dict and name in namespace:
             return namespace[name]
     return _NOT_FOUND

@@ -857,14 +857,17 @@ def partial_new(ctx, cls, func, *args, **keywords):
     func = heap.own(func, tag)
     made = cls(func, *[v for v, _ in incoming],
                **{k: v for k, (v, _) in dict.items(named)})
-    flattened = native.type(func) is cls  # `made.args` starts with `func.args`
+    # C flattens a partial of a partial without a `__dict__` (`made.args` then starts
+    # with `func.args`): whether it did shows in `made.func`, never in the types
+    flattened = made.func is not func
     inherited = heap.snapshot(tag, func.args) if flattened else {}
     labels, metas = heap.labelled(incoming)
     moved = [*native.range(native.len(func.args) if flattened else 0), *labels]
     heap.remap(tag, made.args, inherited, moved, metas)
+    if flattened:  # `made.keywords` is a copy of `func.keywords`, updated with `named`
+        heap.copy_slots(tag, func.keywords, made.keywords)
     for key, (value, meta) in dict.items(named):
-        if meta is not ABSENT:
-            heap.record(tag, made.keywords, key, value, meta)
+        heap.note_entry(tag, made.keywords, key, value, meta)
     return made
 
 

@@ -8,6 +8,7 @@ use. Nothing here touches the store: these are questions about types.
 from __future__ import annotations
 
 import collections
+import functools
 import types
 from typing import Any
 
@@ -60,7 +61,7 @@ def python_getter(obj: Any, name: str) -> Any:
         return None
     function, leading, trailing, data, hook = found
     if function is not None and not data:
-        namespace = getattr(obj, "__dict__", None)
+        namespace = namespace_of(obj)
         if type(namespace) is dict and name in namespace:
             if hook is None:
                 return None
@@ -93,10 +94,20 @@ def _c_data_descriptor(lookups: Lookups, kind: type, name: str) -> bool:
         type(attribute) is not types.MemberDescriptorType
 
 
+def namespace_of(obj: Any) -> Any:
+    """`obj.__dict__`, or None where `obj` has none yet, without making one: a
+    `functools.partial` makes its dict when asked for it, and C does not flatten a
+    partial that has one (`partial(partial(f, x), y)` would keep two levels, and
+    `.args` and `.func` would change under a derivative)."""
+    if issubclass(type(obj), functools.partial):
+        return functools.partial.__reduce__(obj)[2][3]
+    return getattr(obj, "__dict__", None)
+
+
 def attribute_slot(obj: Any, name: str) -> tuple:
     """(container, slot) holding `obj.name`: its `__dict__`, a namedtuple's item,
     or itself. (A class's `__dict__` is a proxy, so a class is its own container.)"""
-    namespace = getattr(obj, "__dict__", None)
+    namespace = namespace_of(obj)
     if type(namespace) is dict and name in namespace:
         return namespace, name
     if isinstance(obj, tuple):

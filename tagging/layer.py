@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 from contexts.layer import nativecalls
 from tagging._heap import PROXY, VIEWS, proxied, stored, view_mapping
+from tagging._routes import namespace_of
 from tagging._layer import Tag, builds_containers, keeps_element_metadata
 from tagging._leaving import WAYS_OUT, dropped
 from tagging._primitives import READERS, handler_of
@@ -102,7 +103,7 @@ def _holds(store: Any, value: Any, ctx: Any, handlers: dict) -> bool:
             continue
         if type(value) is PROXY:  # a mappingproxy reads its mapping's, or its class's
             value = proxied(value)
-        namespace = getattr(value, "__dict__", None)
+        namespace = namespace_of(value)
         # An object's slots are its `__dict__`'s; a container's are its own, and a
         # container with a `__dict__` (an OrderedDict, a list subclass) has both.
         containers = [value] if isinstance(value, _WALKED) else []
