@@ -77,8 +77,7 @@ def attribute_load(runtime: Any) -> Callable:
         entries = tag.store.entries
         if not entries:
             return value
-        # (a partial's own attribute was just read: it has its dict, asking makes none)
-        namespace = getattr(obj, "__dict__", None)
+        namespace = routes.namespace_of(obj)
         if type(namespace) is dict and name in namespace:  # an instance's own attribute
             entry = entries.get(id(namespace))
             if entry is None:
@@ -119,8 +118,8 @@ def attribute_store(runtime: Any) -> Callable:
             if name == "args" and entries and isinstance(obj, BaseException):
                 return slow_setattr(obj, name, value)  # C would make a tuple natively
             setattr(obj, name, value)
-            if entries:  # (a partial has its dict now: `setattr` made it)
-                namespace = getattr(obj, "__dict__", None)
+            if entries:
+                namespace = routes.namespace_of(obj)
                 if type(namespace) is not dict or name not in namespace:
                     heap.note_attribute(tag, obj, name, ABSENT)
                 elif id(namespace) in entries:
