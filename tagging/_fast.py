@@ -37,6 +37,7 @@ from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
 _INDEXED = (list, dict, tuple)
+_PARTIAL = functools.partial
 _STORED = (list, dict)
 # Builtin types whose methods are fixed C descriptors and whose instances have no
 # attributes of their own: `obj.name` is the type's method, bound.
@@ -69,7 +70,8 @@ def attribute_load(runtime: Any) -> Callable:
     slow_getattr = functools.partial(primitives.getattr_, ctx)
 
     def aload(obj, name):
-        route = getters.get((type(obj), name))  # (route, check): see `getter_route`
+        kind = type(obj)
+        route = getters.get((kind, name))  # (route, check): see `getter_route`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_getattr(obj, name)
         value = getattr(obj, name)
@@ -77,7 +79,8 @@ def attribute_load(runtime: Any) -> Callable:
         entries = tag.store.entries
         if not entries:
             return value
-        namespace = routes.namespace_of(obj)
+        # (a partial makes its dict when asked: `heap.load_attribute` asks it safely)
+        namespace = getattr(obj, "__dict__", None) if kind is not _PARTIAL else None
         if type(namespace) is dict and name in namespace:  # an instance's own attribute
             entry = entries.get(id(namespace))
             if entry is None:
@@ -100,11 +103,14 @@ def attribute_store(runtime: Any) -> Callable:
     slow_setattr = functools.partial(primitives.setattr_, ctx)
 
     def astore(obj, name, value):
-        route = setters.get((type(obj), name))  # (route, check): see `setter_route`
+        kind = type(obj)
+        route = setters.get((kind, name))  # (route, check): see `setter_route`
         if route is None or route[0] is not None or (route[1] is not None and not route[1]()):
             return slow_setattr(obj, name, value)
         if type(value) is Tagged and value.tag is tag:
-            namespace = routes.namespace_of(obj)
+            # (before the store: a partial would make its dict when asked)
+            namespace = getattr(obj, "__dict__", None) if kind is not _PARTIAL else \
+                routes.namespace_of(obj)
             if not (type(namespace) is dict and name in namespace) and \
                     routes.stored_by_c_descriptor(obj, name):  # (a ctypes field)
                 return slow_setattr(obj, name, value)
@@ -118,8 +124,8 @@ def attribute_store(runtime: Any) -> Callable:
             if name == "args" and entries and isinstance(obj, BaseException):
                 return slow_setattr(obj, name, value)  # C would make a tuple natively
             setattr(obj, name, value)
-            if entries:
-                namespace = routes.namespace_of(obj)
+            if entries:  # (a partial has its dict now: the store made it)
+                namespace = getattr(obj, "__dict__", None)
                 if type(namespace) is not dict or name not in namespace:
                     heap.note_attribute(tag, obj, name, ABSENT)
                 elif id(namespace) in entries:

@@ -98,7 +98,9 @@ def namespace_of(obj: Any) -> Any:
     """`obj.__dict__`, or None where `obj` has none yet, without making one: a
     `functools.partial` makes its dict when asked for it, and C does not flatten a
     partial that has one (`partial(partial(f, x), y)` would keep two levels, and
-    `.args` and `.func` would change under a derivative)."""
+    `.args` and `.func` would change under a derivative). (The `aload` fast path
+    tests the exact type only, for speed: a subclass of partial read there is
+    given its dict.)"""
     if issubclass(type(obj), functools.partial):
         return functools.partial.__reduce__(obj)[2][3]
     return getattr(obj, "__dict__", None)
