@@ -1,34 +1,34 @@
 """Rules for the `operator` module: what every arithmetic operator lowers to."""
 
 import operator as op
+import types
 
-from ad._numbers import is_number
 from ad._rules._support import dabs, pow_base, pow_exponent
 from ad._rules._table import defconstant, defjvp, defmodel, defsame
 
 
 def _divmod(x, y):
-    """Of numbers: the quotient, a constant, and `x % y`, whose rule gives the
-    remainder's derivative. Of anything else, the operands' own `__divmod__` or
-    `__rdivmod__`, which `x % y` need not agree with (nor exist for)."""
-    if not _numeric(x) or not _numeric(y):
+    """Of numbers (and arrays): the quotient, a constant, and `x % y`, whose rule gives
+    the remainder's derivative. Where an operand's class defines `__divmod__` or
+    `__rdivmod__` in Python, those, which `x % y` need not agree with (nor exist for)."""
+    if _python_method(x, "__divmod__") or _python_method(y, "__rdivmod__"):
         return _by_methods(x, y)
     quotient, _ = _plain_divmod(x, y)  # raises as divmod does
     return quotient, x % y
 
 
-def _numeric(x):
-    return is_number(x) or type(x) is bool
+def _python_method(x, name):
+    method = getattr(type(x), name, None)
+    return method if type(method) is types.FunctionType else None
 
 
 def _by_methods(x, y):
-    """`divmod(x, y)` by the methods CPython picks, run in the context: the right
-    operand's `__rdivmod__` first if its type is a proper subclass of the left's
-    that overrides it. A number's own (C's) would answer NotImplemented."""
+    """`divmod(x, y)` by the Python methods CPython would pick, run in the context:
+    the right operand's `__rdivmod__` first if its type is a proper subclass of the
+    left's that overrides it. (A C method there answers NotImplemented.)"""
     left, right = type(x), type(y)
-    forward = (None if _numeric(x) else getattr(left, "__divmod__", None), x, y)
-    reflected = (None if _numeric(y) or right is left else
-                 getattr(right, "__rdivmod__", None), y, x)
+    forward = (_python_method(x, "__divmod__"), x, y)
+    reflected = (_python_method(y, "__rdivmod__") if right is not left else None, y, x)
     subclass_first = reflected[0] is not None and issubclass(right, left) and \
         reflected[0] is not getattr(left, "__rdivmod__", None)
     for method, first, second in (reflected, forward) if subclass_first else (forward, reflected):
