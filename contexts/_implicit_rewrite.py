@@ -51,18 +51,17 @@ class ImplicitMixin(BodyTransformer):
         return self.helper("quiet_iter" if self.quiet else "iter", [node], node)
 
     def visit_With(self, node: ast.With) -> ast.AST:
-        node = self.generic_visit(node)
-        if self.iterating:
-            for item in node.items:
-                item.context_expr = self.helper("with", [item.context_expr], item.context_expr)
-        return node
+        return self.managed(node, "with")
 
     def visit_AsyncWith(self, node: ast.AsyncWith) -> ast.AST:
+        return self.managed(node, "async_with")
+
+    def managed(self, node: ast.With | ast.AsyncWith, helper: str) -> ast.AST:
+        """Each context manager of the statement given to `helper` (`_Managed`)."""
         node = self.generic_visit(node)
         if self.iterating:
             for item in node.items:
-                item.context_expr = self.helper("async_with", [item.context_expr],
-                                                item.context_expr)
+                item.context_expr = self.helper(helper, [item.context_expr], item.context_expr)
         return node
 
     def visit_AsyncFor(self, node: ast.AsyncFor) -> ast.AST:

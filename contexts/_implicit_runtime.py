@@ -214,64 +214,48 @@ class _Counted:
 
 
 class _Managed:
-    """A context manager whose `__enter__` and `__exit__` run in the context."""
+    """A context manager whose enter and exit methods run in the context (CPython
+    calls them natively; an `async def` one would make a coroutine of its
+    untransformed code): `with`'s `__enter__` and `__exit__`, and `async with`'s
+    `__aenter__` and `__aexit__`, whose calls give what is awaited."""
 
-    __slots__ = ("manager", "exit", "call")
+    __slots__ = ("manager", "enter", "exit", "call")
 
-    def __init__(self, manager: Any, exit: Callable, call: Callable) -> None:
-        self.manager, self.exit, self.call = manager, exit, call
+    def __init__(self, manager: Any, enter: str, exit: Callable, call: Callable) -> None:
+        self.manager, self.enter, self.exit, self.call = manager, enter, exit, call
 
     def __enter__(self):
-        return self.call(type(self.manager).__enter__, (self.manager,), {})
+        return self.call(getattr(type(self.manager), self.enter), (self.manager,), {})
 
     def __exit__(self, kind, value, traceback):
         return self.call(self.exit, (self.manager, kind, value, traceback), {})
 
-
-def make_with(callx: Callable) -> Callable:
-    def managed(manager):
-        kind = type(manager)
-        exit = class_attribute(kind, "__exit__")
-        if type(class_attribute(kind, "__enter__")) is not types.FunctionType and \
-                type(exit) is not types.FunctionType:
-            return manager
-        return _Managed(manager, exit, callx)
-
-    return managed
+    __aenter__, __aexit__ = __enter__, __exit__
 
 
-class _AsyncManaged:
-    """An async context manager whose `__aenter__` and `__aexit__` run in the
-    context: called natively by CPython, an `async def` one would make a coroutine
-    of its untransformed code."""
+def _manager_wrapper(enter: str, exit: str) -> Callable:
+    """`make_with` (`enter` and `exit` name `with`'s methods) or `make_async_with`."""
+    def make(callx: Callable) -> Callable:
+        def managed(manager):
+            kind = type(manager)
+            exit_method = class_attribute(kind, exit)
+            if type(class_attribute(kind, enter)) is not types.FunctionType and \
+                    type(exit_method) is not types.FunctionType:
+                return manager
+            return _Managed(manager, enter, exit_method, callx)
 
-    __slots__ = ("manager", "exit", "call")
+        return managed
 
-    def __init__(self, manager: Any, exit: Callable, call: Callable) -> None:
-        self.manager, self.exit, self.call = manager, exit, call
-
-    def __aenter__(self):
-        return self.call(type(self.manager).__aenter__, (self.manager,), {})
-
-    def __aexit__(self, kind, value, traceback):
-        return self.call(self.exit, (self.manager, kind, value, traceback), {})
+    return make
 
 
-def make_async_with(callx: Callable) -> Callable:
-    def managed(manager):
-        kind = type(manager)
-        exit = class_attribute(kind, "__aexit__")
-        if type(class_attribute(kind, "__aenter__")) is not types.FunctionType and \
-                type(exit) is not types.FunctionType:
-            return manager
-        return _AsyncManaged(manager, exit, callx)
-
-    return managed
+make_with = _manager_wrapper("__enter__", "__exit__")
+make_async_with = _manager_wrapper("__aenter__", "__aexit__")
 
 
 class _AsyncIterated:
     """An async iterator whose `__anext__` runs in the context (its `__aiter__`
-    did, when this was made), as `_AsyncManaged`'s methods do."""
+    did, when this was made), as `_Managed`'s methods do."""
 
     __slots__ = ("iterator", "call")
 
