@@ -107,11 +107,15 @@ class Awaited:
 
 def await_return(tag: Tag, source: Any, consumer: Any = None) -> Awaited | None:
     """Before a consumer resumes `source` (or delegates to it): the `Awaited` that
-    keeps the metadata of what it returns, or None if `source` is no generator that
-    can return to it."""
-    if type(source) is not types.GeneratorType or source.gi_running:
+    keeps the metadata of what it returns, or None if `source` is no generator (or
+    coroutine) that can return to it."""
+    kind = type(source)
+    if kind is types.GeneratorType and not source.gi_running:
+        frame = source.gi_frame
+    elif kind is types.CoroutineType and not source.cr_running:
+        frame = source.cr_frame
+    else:
         return None
-    frame = source.gi_frame
     if frame is None:
         return None
     returns = tag.store.returns
@@ -176,13 +180,19 @@ def is_future(value: Any) -> bool:
 def note_settled(tag: Tag, frame: Any, value: Any) -> Any:
     """What a coroutine frame returns while the run lasts, `value` tagged by `tag`:
     plain if it returns to the asyncio task that drives it (C keeps it in the
-    task), its metadata recorded for the task's result; else as it is, for the
-    `await` it returns to."""
+    task), its metadata recorded for the task's result; plain if a consumer in the
+    context awaits it (an `await`, or `coro.send` by hand, whose `StopIteration`
+    C keeps), its metadata kept for that consumer, as a generator's; else as it is
+    (C code steps it: it is handed on to the `await` C resumes)."""
     task = _task_driving(frame)
-    if task is None:
-        return value
-    _record_result(tag, task, value.value, value.meta)
-    return value.value
+    if task is not None:
+        _record_result(tag, task, value.value, value.meta)
+        return value.value
+    if id(frame) in tag.store.returns:  # an `await`, a `send` or `throw` in the context
+        inner = note_returned(tag, frame, value)
+        if inner is not ABSENT:
+            return inner
+    return value
 
 
 def _task_driving(frame: Any) -> Any:

@@ -25,16 +25,14 @@ may not lose metadata (`ad`) refuses it there; any other gets the plain value
 back, as from any C function. (A generator that returns after the run ended
 returns its value plain, as it yields.)
 
-A coroutine's return value goes to the `await` that drives it, frame to frame,
-as it is; or to the asyncio task that does, which keeps it in a C field of its
-own for `await task` and `task.result()`. A C task gets it plain, its metadata
-kept in the store for the task's result, where the consumers in the context
-read it (`_channels`); so does a C future given a result by `set_result`. A
-task written in Python (`asyncio.tasks._PyTask`) gets it as it is and stores it
-through the context. A coroutine stepped by `coro.send` or `coro.throw` (no task
-drives it) hands it over as it is, in the `StopIteration`, which holds it tagged
-if it is kept past the run (README, known limits). A coroutine made in the run and resumed after it ended (its task
-scheduled inside, run by the loop later) returns its value plain: the task
+A coroutine's return value goes to the `await` that drives it, to `coro.send` or
+`coro.throw` stepping it by hand (a task written in Python does), or to the C
+asyncio task that drives it, which keeps it in a C field of its own for `await
+task` and `task.result()`. Each gets it plain, its metadata kept in the store for
+that consumer, as a generator's (`_channels`); so does a C future given a result
+by `set_result`. A coroutine that C code steps otherwise hands it on as it is, to
+the `await` C resumes. A coroutine made in the run and resumed after it ended (its
+task scheduled inside, run by the loop later) returns its value plain: the task
 outlives the run.
 """
 

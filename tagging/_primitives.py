@@ -50,6 +50,7 @@ engine.nativecalls(__name__, "native", "heap", "routes", "channels", "markers", 
 _PLAIN_ITERABLES = frozenset({str, bytes, range})
 _KEYED = frozenset({dict, set, frozenset, heap.KEYS})
 _GENERATOR = types.GeneratorType
+_COROUTINE = types.CoroutineType
 _FINITE = (tuple, list)
 
 
@@ -456,18 +457,38 @@ def generator_throw(ctx, generator, *args):
 
 def _resumed(ctx, step, generator, *args):
     """`step(generator, *args)`, its `__next__`, `send` or `throw`: what the generator
-    yields, with its metadata; if it returns, the `StopIteration` keeps the
-    metadata of the value in its `value` and `args` (`_channels`)."""
+    yields, with its metadata; if it returns, as `_stepped` says."""
+    return channels.take_yielded(ctx.tag, generator, _stepped(ctx, step, generator, *args))
+
+
+def _stepped(ctx, step, generator, *args):
+    """`step(generator, *args)` of a generator or a coroutine: if it returns, the
+    `StopIteration` keeps the metadata of the value in its `value` and `args`
+    (`_channels`)."""
     tag = ctx.tag
     awaited = channels.await_return(tag, generator)
     try:
-        value = step(generator, *args)
+        return step(generator, *args)
     except StopIteration as stop:
         channels.note_stop(tag, awaited, stop)
         raise
     finally:
         channels.forget_awaited(tag, awaited)
-    return channels.take_yielded(tag, generator, value)
+
+
+def coroutine_send(ctx, coroutine, value):
+    """`coro.send(x)`, a coroutine stepped by hand (a task written in Python, or your
+    own loop): if it returns, as `_stepped` says. What it is sent goes on to the
+    awaitable it waits on, C's: a value with metadata is sent as a foreign call."""
+    tag = ctx.tag
+    coroutine = heap.own(coroutine, tag)
+    if heap.split(value, tag)[1] is not ABSENT:
+        return fallback(ctx, _COROUTINE.send, coroutine, value)
+    return _stepped(ctx, _COROUTINE.send, coroutine, value)
+
+
+def coroutine_throw(ctx, coroutine, *args):
+    return _stepped(ctx, _COROUTINE.throw, heap.own(coroutine, ctx.tag), *args)
 
 
 def _result_reader(method):
@@ -1361,6 +1382,7 @@ BUILTINS: dict = {
     # iteration
     iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,
     _GENERATOR.send: generator_send, _GENERATOR.throw: generator_throw,
+    _COROUTINE.send: coroutine_send, _COROUTINE.throw: coroutine_throw,
     # construction, copies
     list: from_list, tuple: tuple_from, deque: from_iterable(deque),
     set: set_new, frozenset: set_new,

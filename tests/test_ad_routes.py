@@ -620,3 +620,33 @@ def test_async_for_and_async_with_over_python_methods_keep_the_derivative(depth)
     for _ in range(depth):
         derivative = D(derivative)
     assert derivative(1.5) == [12 * 1.5 + 3, 12.0, 0.0][depth - 1]
+
+
+async def _tripled_now(x):
+    return x * 3
+
+
+async def _tripled_twice(x):
+    return await _tripled_now(x * x) + await _tripled_now(x)  # 3 x**2 + 3 x
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_coroutine_stepped_by_hand_keeps_its_return_in_the_stop_and_leaves_it_plain(depth):
+    """`coro.send(None)` by hand: the `StopIteration` C raises keeps the return value,
+    its derivative in the store as a generator's; kept past `D`, it holds the plain
+    value (it held a value tagged by the finished derivative)."""
+    kept = []
+
+    def f(x):
+        coroutine = _tripled_twice(x)
+        try:
+            coroutine.send(None)
+        except StopIteration as stop:
+            kept.append(stop)
+            return stop.value + stop.args[0] - stop.value
+
+    derivative = f
+    for _ in range(depth):
+        derivative = D(derivative)
+    assert derivative(1.5) == [6 * 1.5 + 3, 6.0, 0.0][depth - 1]
+    assert all(type(stop.value) is float and type(stop.args[0]) is float for stop in kept)
