@@ -132,11 +132,39 @@ class FlatItems:
     @staticmethod
     def iterate(ctx: Any, flat: Any) -> Any:
         FlatItems._check(ctx, flat)
-        return flat
+        return _checked_steps(ctx, flat, lambda: FlatItems._check(ctx, flat))
 
     @staticmethod
     def carries(ctx: Any, flat: Any) -> bool:
         return carries_tangent(ctx, flat.base)
+
+
+class NditerItems:
+    """`np.nditer`'s items: the plain ones of arrays without a tangent; refused where
+    a derivative is involved, at its start and at each step (a write ahead of the
+    loop may give an operand one, which numpy's iterator would read plain)."""
+
+    @staticmethod
+    def _check(ctx: Any, nditer: Any) -> None:
+        if NditerItems.carries(ctx, nditer):
+            raise ctx.refuse(refusal(type(nditer), "np.nditer has no derivative rule; "
+                                                   "loop over the array itself"))
+
+    @staticmethod
+    def iterate(ctx: Any, nditer: Any) -> Any:
+        NditerItems._check(ctx, nditer)
+        return _checked_steps(ctx, nditer, lambda: NditerItems._check(ctx, nditer))
+
+    @staticmethod
+    def carries(ctx: Any, nditer: Any) -> bool:
+        return any(carries_tangent(ctx, operand) for operand in nditer.operands)
+
+
+def _checked_steps(ctx: Any, iterator: Any, check: Callable) -> Any:
+    """`iterator`'s steps, natively, each checked (`check`) once it is read."""
+    for item in iterator:
+        check()
+        yield item
 
 
 def _items(ctx: Any, array: Any) -> Any:

@@ -48,6 +48,9 @@ METHOD_MODELS: dict = {}  # ndarray method name -> Python model over numpy funct
 OPERATORS: dict = {}  # operator given an array -> the numpy function whose rule it takes
 IN_PLACE: dict = {}  # in-place operator -> (the numpy function, its tangent update)
 REFUSALS: dict = {}  # function -> why it is refused given a tangent
+# functions whose result reads its arrays later, step by step (`np.ndenumerate`): their
+# models run given no tangent yet too, as a write ahead of a step may give one
+READ_LATER: set = set()
 
 REFUSED_IN_PLACE = object()  # an IN_PLACE update: refused when a tangent is involved
 
@@ -100,7 +103,7 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
         f = OPERATORS[f]
         rule = RULES[f]
     if type(rule) is Model:
-        if carried(ctx, args, kwargs):
+        if f in READ_LATER or carried(ctx, args, kwargs):
             return recurse(ctx, rule.function, *args, **kwargs)
         return f(*args, **kwargs)
     plain, tangents = _split(ctx, f, args)

@@ -396,6 +396,20 @@ def test_linspace_full_and_friends():
     assert np.array_equal(D(lambda t: np.full((2, 2), t * t), 3.0), np.full((2, 2), 6.0))
 
 
+def test_ndenumerate_reads_each_item_with_its_derivative():
+    """Its model reads `a[index]` at each step (numpy's reads `a.flat` in C)."""
+    covers(np.ndenumerate)
+
+    def f(t):
+        a = np.array([[t, t * t], [3.0, t ** 3]])
+        return sum(v * (i + 2 * j + 1) for (i, j), v in np.ndenumerate(a))
+
+    assert [index for index, _ in np.ndenumerate(np.zeros((2, 2)))] == \
+        [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert D(f, 1.5) == 1 + 6 * 1.5 + 12 * 1.5 ** 2
+    assert D(D(f), 1.5) == 6 + 24 * 1.5
+
+
 def test_every_numpy_rule_is_covered():
     ours = {key for key in numpy_rules.LINES
             if getattr(key, "__module__", None) != numpy_rules.__name__}
@@ -631,3 +645,4 @@ def test_methods_take_their_keywords(f):
     `a.dot(b, out=...)` raised a TypeError naming the model's lambda, where the
     plain call runs: each is now right or refused."""
     assert right_or_refused(f)
+

@@ -369,3 +369,51 @@ def test_an_array_written_ahead_of_its_loop_keeps_the_write():
         assert f(1.5) == value
         assert D(f, 1.5) == first
         assert D(D(f), 1.5) == second
+
+
+def test_numpys_own_readers_of_an_array_are_right_or_refused():
+    """`np.ndenumerate` read `a.flat` in C: its items were plain, given a tangent
+    before the loop or ahead of it (derivative 0, no error); it is read item by item
+    now. `a.flat` and `np.nditer` have no rule: refused, also when the write comes
+    after the loop began."""
+    np = pytest.importorskip("numpy")
+    from ad import NonDifferentiableError
+
+    def enumerated(x):
+        z = np.array([1.0, x * x * x])
+        total = 0.0
+        for _, v in np.ndenumerate(z):
+            total = total + v
+        return total
+
+    def enumerated_ahead(x):
+        z = np.array([1.0, 2.0])
+        total = 0.0
+        for _, v in np.ndenumerate(z):
+            z[1] = x * x * x
+            total = total + v
+        return total
+
+    def flat_ahead(x):
+        z = np.array([1.0, 2.0])
+        total = 0.0
+        for v in z.flat:
+            z[1] = x * x * x
+            total = total + v
+        return total
+
+    def nditer_ahead(x):
+        z = np.array([1.0, 2.0])
+        total = 0.0
+        for v in np.nditer(z):
+            z[1] = x * x * x
+            total = total + float(v)
+        return total
+
+    value, first, second, _ = derivatives(1.5)
+    for f in (enumerated, enumerated_ahead):
+        assert f(1.5) == value and D(f, 1.5) == first and D(D(f), 1.5) == second
+    for f, named in ((flat_ahead, "flatiter"), (nditer_ahead, "nditer")):
+        assert f(1.5) == value
+        with pytest.raises(NonDifferentiableError, match=named):
+            D(f, 1.5)

@@ -32,7 +32,7 @@ import operator as op
 import numpy as np
 
 from ad import _arrays
-from ad._array_items import ArrayItems, FlatItems
+from ad._array_items import ArrayItems, FlatItems, NditerItems
 from ad import _numbers
 from ad._rules import numpy_linalg, numpy_reduce  # noqa: F401 (their lines load with these)
 from ad._rules._array import deflinear, linear_in
@@ -257,6 +257,14 @@ defconstant(np.sign, np.floor, np.ceil, np.rint, np.trunc, np.floor_divide, np.i
             np.may_share_memory, np.shares_memory)
 defjvp(np.generic.item, lambda g, ans, x, *index: type(ans)(g))  # a numpy scalar's
 
+def _ndenumerate(a):
+    """`np.ndenumerate(a)`: each (index, item), the item read as `a[index]` when the
+    loop gets to it (numpy's reads `a.flat` in C, where the items are plain)."""
+    a = np.asarray(a)
+    for index in np.ndindex(*a.shape):
+        yield index, a[index]
+
+
 # Shapes, copies and selections: linear
 deflinear(np.reshape, np.ravel, np.transpose, np.swapaxes, np.squeeze, np.expand_dims,
           np.broadcast_to, np.moveaxis, np.flip, np.tril, np.triu, np.diagonal, np.mean,
@@ -270,6 +278,10 @@ defjvp(_named(_astype, "ndarray.astype"), lambda g, ans, x, dtype, *args, **kw: 
 defjvp(np.where, None, lambda g, ans, c, x, y: np.where(c, g, g * 0),
        lambda g, ans, c, x, y: np.where(c, g * 0, g))
 defjvp(np.clip, _clip_inside, _clip_lower, _clip_upper)
+
+# Readers of an array's items, step by step
+defmodel(np.ndenumerate, _ndenumerate)
+_arrays.READ_LATER.add(np.ndenumerate)
 
 # Constructors from differentiated values
 defmodel(np.array, _array)
@@ -371,5 +383,6 @@ _arrays.METHOD_MODELS.update({
 })
 
 # Items of ndarrays and of `a.flat` (tagging's hook)
-_arrays.ITEM_HANDLERS.update({np.ndarray: ArrayItems, np.flatiter: FlatItems})
+_arrays.ITEM_HANDLERS.update({np.ndarray: ArrayItems, np.flatiter: FlatItems,
+                              np.nditer: NditerItems})
 LINES = frozenset(set(RULES) - _BEFORE)  # this module's own lines (its tests cover them)
