@@ -160,6 +160,47 @@ class NditerItems:
         return any(carries_tangent(ctx, operand) for operand in nditer.operands)
 
 
+class BufferItems:
+    """A memoryview's items (`memoryview(a)`, `a.data`): C reads the array's memory,
+    plain; refused where the array has a derivative, checked when read, as the
+    array may have been given one after the view was made."""
+
+    @staticmethod
+    def _check(ctx: Any, view: Any, value: Any = None) -> None:
+        if BufferItems.carries(ctx, view) or carries_metadata(value, ctx):
+            raise ctx.refuse(refusal(memoryview, "a memoryview reads an array's memory, "
+                                                 "which holds no derivative; index the "
+                                                 "array itself"))
+
+    @staticmethod
+    def getitem(ctx: Any, view: Any, key: Any) -> Any:
+        BufferItems._check(ctx, view)
+        return view[key]
+
+    @staticmethod
+    def setitem(ctx: Any, view: Any, key: Any, value: Any) -> None:
+        BufferItems._check(ctx, view, value)
+        view[key] = value
+
+    @staticmethod
+    def setattr(ctx: Any, view: Any, name: str, value: Any) -> None:
+        BufferItems._check(ctx, view, value)
+        setattr(view, name, value)
+
+    @staticmethod
+    def iterate(ctx: Any, view: Any) -> Any:
+        BufferItems._check(ctx, view)
+        return _checked_steps(ctx, view, lambda: BufferItems._check(ctx, view))
+
+    @staticmethod
+    def carries(ctx: Any, view: Any) -> bool:
+        try:
+            shown = view.obj
+        except ValueError:  # released: it shows nothing any more (reads raise)
+            return False
+        return isinstance(shown, table.numpy_module().ndarray) and carries_tangent(ctx, shown)
+
+
 def _checked_steps(ctx: Any, iterator: Any, check: Callable) -> Any:
     """`iterator`'s steps, natively, each checked (`check`) once it is read."""
     for item in iterator:

@@ -17,7 +17,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from ad import D, gradient, hessian, jacobian, jvp  # noqa: E402
+from ad import D, NonDifferentiableError, gradient, hessian, jacobian, jvp  # noqa: E402
 from ad import _pool  # noqa: E402
 from tagging import Tagged  # noqa: E402
 from tests.hunt_pieces import module_of  # noqa: E402
@@ -175,3 +175,38 @@ def test_the_heap_stays_plain_after_D():
     assert type(element) is np.float64 and element == 4.0 * X[1]
     # a later derivative reading the stored array sees a constant
     assert D(lambda t: t * np.sum(HELD.arrays[-2]), 1.0) == np.sum(2.0 * X)
+
+
+def test_a_memoryview_of_an_array_with_a_derivative_is_refused_when_read():
+    """`a.data[0]` read the array's memory, plain (derivative 0, no error), also
+    through a view made before the array was given a derivative; a memoryview of
+    plain memory reads as it does outside `D`."""
+    def data_read(t):
+        return np.array([t * t]).data[0]
+
+    def made_before(t):
+        a = np.zeros(1)
+        view = memoryview(a)
+        a[0] = t * t
+        return view[0]
+
+    def of_bytes(t):
+        return t * memoryview(b"\x02")[0]
+
+    for f in (data_read, made_before):
+        assert f(3.0) == 9.0
+        with pytest.raises(NonDifferentiableError, match="memoryview"):
+            D(f, 3.0)
+    assert D(of_bytes, 3.0) == 2
+
+
+def test_raw_memory_read_through_a_pointer_is_a_constant():
+    """Documented (README): C reading an array's memory through `a.ctypes` gets the
+    plain values, and what it computes from them is a constant."""
+    import ctypes
+
+    def f(t):
+        a = np.array([t * t])
+        return t + a.ctypes.data_as(ctypes.POINTER(ctypes.c_double))[0]
+
+    assert f(3.0) == 12.0 and D(f, 3.0) == 1.0

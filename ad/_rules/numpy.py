@@ -32,7 +32,7 @@ import operator as op
 import numpy as np
 
 from ad import _arrays
-from ad._array_items import ArrayItems, FlatItems, NditerItems
+from ad._array_items import ArrayItems, BufferItems, FlatItems, NditerItems
 from ad import _numbers
 from ad._rules import numpy_linalg, numpy_reduce  # noqa: F401 (their lines load with these)
 from ad._rules._array import deflinear, linear_in
@@ -384,5 +384,5 @@ _arrays.METHOD_MODELS.update({
 
 # Items of ndarrays and of `a.flat` (tagging's hook)
 _arrays.ITEM_HANDLERS.update({np.ndarray: ArrayItems, np.flatiter: FlatItems,
-                              np.nditer: NditerItems})
+                              np.nditer: NditerItems, memoryview: BufferItems})
 LINES = frozenset(set(RULES) - _BEFORE)  # this module's own lines (its tests cover them)
