@@ -166,11 +166,11 @@ class BufferItems:
     array may have been given one after the view was made."""
 
     @staticmethod
-    def _check(ctx: Any, view: Any, value: Any = None) -> None:
-        if BufferItems.carries(ctx, view) or carries_metadata(value, ctx):
-            raise ctx.refuse(refusal(memoryview, "a memoryview reads an array's memory, "
-                                                 "which holds no derivative; index the "
-                                                 "array itself"))
+    def _check(ctx: Any, view: Any) -> None:
+        if BufferItems.carries(ctx, view):
+            raise ctx.refuse(refusal(memoryview, "a memoryview reads and writes an "
+                                                 "array's memory, which holds no "
+                                                 "derivative; index the array itself"))
 
     @staticmethod
     def getitem(ctx: Any, view: Any, key: Any) -> Any:
@@ -179,13 +179,15 @@ class BufferItems:
 
     @staticmethod
     def setitem(ctx: Any, view: Any, key: Any, value: Any) -> None:
-        BufferItems._check(ctx, view, value)
-        view[key] = value
+        """A store into C storage, which converts what it is given: a foreign call, as
+        tagging makes it (`fallback` refuses a value carrying a derivative)."""
+        BufferItems._check(ctx, view)
+        ctx.fallback(memoryview.__setitem__, view, key, value)
 
     @staticmethod
     def setattr(ctx: Any, view: Any, name: str, value: Any) -> None:
-        BufferItems._check(ctx, view, value)
-        setattr(view, name, value)
+        BufferItems._check(ctx, view)
+        ctx.fallback(setattr, view, name, value)
 
     @staticmethod
     def iterate(ctx: Any, view: Any) -> Any:
