@@ -288,6 +288,65 @@ def asyncio_coroutine(x):
     return asyncio.run(doubled())
 
 
+class _Awaitable:
+    """`__await__`, `__aiter__`/`__anext__`, `__aenter__`/`__aexit__` in Python, each
+    reading `self.v`: CPython's bytecode calls them natively."""
+
+    def __init__(self, v):
+        self.v, self.steps = v, 0
+
+    def __await__(self):
+        yield
+        return self.v * 2
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if self.steps:
+            raise StopAsyncIteration
+        self.steps += 1
+        return self.v * 2
+
+    async def __aenter__(self):
+        return self.v * 2
+
+    async def __aexit__(self, *exc):
+        return False
+
+
+def await_dunder(x):
+    async def main():
+        return await _Awaitable(x)
+
+    return asyncio.run(main())
+
+
+def async_for_dunders(x):
+    async def main():
+        return sum([v async for v in _Awaitable(x)])
+
+    return asyncio.run(main())
+
+
+def async_with_dunders(x):
+    async def main():
+        async with _Awaitable(x) as entered:
+            return entered
+
+    return asyncio.run(main())
+
+
+def coroutine_sent_by_hand(x):
+    async def doubled():
+        return x * 2
+
+    try:
+        doubled().send(None)
+    except StopIteration as stop:
+        return stop.value
+
+
 def asyncio_future(x):
     async def main():
         loop = asyncio.get_running_loop()
@@ -558,6 +617,11 @@ ROWS = {
     "asyncio-call-soon": Row(asyncio_call_soon, 1.5, 2.0),
     "asyncio-coroutine": Row(asyncio_coroutine, 1.5, 2.0),
     "asyncio-future": Row(asyncio_future, 1.5, 2.0),
+    # bytecode calling Python dunders natively
+    "await-dunder": Row(await_dunder, 1.5, 2.0),
+    "async-for-dunders": Row(async_for_dunders, 1.5, 2.0),
+    "async-with-dunders": Row(async_with_dunders, 1.5, 2.0),
+    "coroutine-send": Row(coroutine_sent_by_hand, 1.5, 2.0),
     "sqlite-function": Row(sqlite_function, 1.5, 2.0),
     # C code comparing, formatting, indexing, measuring user objects
     "heapq-lt-dunder": Row(heapq_lt, 1.5, 2.0),
