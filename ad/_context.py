@@ -511,7 +511,8 @@ def _scalar_beneath(value: Any) -> bool:
 # its tangent; the answer is a constant, as the function's rule says.
 _ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math.ceil,
                                    math.trunc, operator.lt, operator.le, operator.gt,
-                                   operator.ge, operator.eq, operator.ne})
+                                   operator.ge, operator.eq, operator.ne, bool,
+                                   operator.not_, operator.truth})
 
 
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:

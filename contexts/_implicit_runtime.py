@@ -181,12 +181,17 @@ def make_truth(call1: Callable) -> Callable:
 
 def _truth_method(lookups: Lookups, kind: type) -> tuple | None:
     """`(method, checked)`: the Python method a truth test of a `kind` calls and the
-    class whose `bool()` checks its answer; None when the test runs no Python code."""
+    class whose `bool()` checks its answer; None when the test runs no Python code
+    (a layer's wrapper answers with a `slotlike` method: the native test asks it)."""
     method = lookups.attribute(kind, "__bool__", _ABSENT)
     if method is not _ABSENT:
-        return (method, _Said) if type(method) is types.FunctionType else None
+        return (method, _Said) if _python(method) else None
     method = lookups.attribute(kind, "__len__")
-    return (method, _Counted) if type(method) is types.FunctionType else None
+    return (method, _Counted) if _python(method) else None
+
+
+def _python(method: Any) -> bool:
+    return type(method) is types.FunctionType and "__ovd_slotlike__" not in method.__dict__
 
 
 class _Said:

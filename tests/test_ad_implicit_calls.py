@@ -1,0 +1,121 @@
+"""Special methods CPython calls implicitly, from bytecode or from a builtin, written in
+Python and reading or writing the heap: each is a call in the derivative, or refused.
+Run natively, such a method reads the heap plain and what it computes or stores has
+derivative 0, with no error. Every subject here is 2x², built from `x * x`."""
+
+import operator
+
+import pytest
+
+from ad import D
+
+EXACT = {1: 6.0, 2: 4.0, 3: 0.0}  # the derivatives of 2x² at 1.5
+
+
+def derivative(f, depth):
+    for _ in range(depth):
+        f = D(f)
+    return f(1.5)
+
+
+class Truthy:
+    """A truth test of it runs `__bool__`, which stores twice its value."""
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __bool__(self):
+        self.out.append(self.v * 2)
+        return True
+
+
+class Sized:
+    """A truth test of it runs `__len__` (it has no `__bool__`), which stores."""
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __len__(self):
+        self.out.append(self.v * 2)
+        return 1
+
+
+def if_test(x):
+    b = Truthy(x * x)
+    if b:
+        pass
+    return b.out[0]
+
+
+def while_test(x):
+    b = Truthy(x * x)
+    while b:
+        break
+    return b.out[0]
+
+
+def and_operand(x):
+    b = Truthy(x * x)
+    b and 1
+    return b.out[0]
+
+
+def conditional_expression(x):
+    b = Truthy(x * x)
+    1 if b else 2
+    return b.out[0]
+
+
+def comprehension_condition(x):
+    b = Truthy(x * x)
+    [1 for _ in [1] if b]
+    return b.out[0]
+
+
+def not_operand(x):
+    b = Truthy(x * x)
+    not b
+    return b.out[0]
+
+
+def bool_builtin(x):
+    b = Truthy(x * x)
+    bool(b)
+    return b.out[0]
+
+
+def operator_truth(x):
+    b = Truthy(x * x)
+    operator.truth(b)
+    return b.out[0]
+
+
+def any_builtin(x):
+    b = Truthy(x * x)
+    any([b])
+    return b.out[0]
+
+
+def len_tested(x):
+    b = Sized(x * x)
+    if b:
+        pass
+    return b.out[0]
+
+
+def len_by_bool(x):
+    b = Sized(x * x)
+    bool(b)
+    return b.out[0]
+
+
+TRUTH_TESTS = [if_test, while_test, and_operand, conditional_expression,
+               comprehension_condition, not_operand, bool_builtin, operator_truth,
+               any_builtin, len_tested, len_by_bool]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", TRUTH_TESTS, ids=lambda f: f.__name__)
+def test_a_truth_test_runs_a_python_bool_or_len_in_the_derivative(f, depth):
+    assert f(1.5) == 4.5
+    assert derivative(f, depth) == EXACT[depth]
