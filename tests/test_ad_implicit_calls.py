@@ -7,7 +7,7 @@ import operator
 
 import pytest
 
-from ad import D
+from ad import D, NonDifferentiableError
 
 EXACT = {1: 6.0, 2: 4.0, 3: 0.0}  # the derivatives of 2x² at 1.5
 
@@ -119,3 +119,77 @@ TRUTH_TESTS = [if_test, while_test, and_operand, conditional_expression,
 def test_a_truth_test_runs_a_python_bool_or_len_in_the_derivative(f, depth):
     assert f(1.5) == 4.5
     assert derivative(f, depth) == EXACT[depth]
+
+
+def init_subclass_keyword(x):
+    out = []
+
+    class Base:
+        def __init_subclass__(cls, w=0, **kwargs):
+            out.append(w * 2)
+
+    class Made(Base, w=x * x):
+        pass
+    return out[0]
+
+
+def set_name_of_a_descriptor(x):
+    out = []
+
+    class Named:
+        def __init__(self, v):
+            self.v = v
+
+        def __set_name__(self, owner, name):
+            out.append(self.v * 2)
+
+    class Made:
+        a = Named(x * x)
+    return out[0]
+
+
+def mro_entries_of_a_base(x):
+    out = []
+
+    class Entry:
+        def __init__(self, v):
+            self.v = v
+
+        def __mro_entries__(self, bases):
+            out.append(self.v * 2)
+            return (object,)
+
+    class Made(Entry(x * x)):
+        pass
+    return out[0]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [init_subclass_keyword, set_name_of_a_descriptor,
+                               mro_entries_of_a_base], ids=lambda f: f.__name__)
+def test_a_class_hook_c_calls_natively_on_a_derivative_is_refused(f, depth):
+    assert f(1.5) == 4.5
+    with pytest.raises(NonDifferentiableError, match="natively"):
+        derivative(f, depth)
+
+
+def resolved_bases(x):
+    import types
+    out = []
+
+    class Entry:
+        def __init__(self, v):
+            self.v = v
+
+        def __mro_entries__(self, bases):
+            out.append(self.v * 2)
+            return (object,)
+
+    class Made(*types.resolve_bases((Entry(x * x),))):
+        pass
+    return out[0]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_the_way_out_of_mro_entries_resolves_the_bases_in_the_derivative(depth):
+    assert derivative(resolved_bases, depth) == EXACT[depth]
