@@ -3,6 +3,7 @@ Python and reading or writing the heap: each is a call in the derivative, or ref
 Run natively, such a method reads the heap plain and what it computes or stores has
 derivative 0, with no error. Every subject here is 2x², built from `x * x`."""
 
+import asyncio
 import operator
 
 import pytest
@@ -193,3 +194,77 @@ def resolved_bases(x):
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_way_out_of_mro_entries_resolves_the_bases_in_the_derivative(depth):
     assert derivative(resolved_bases, depth) == EXACT[depth]
+
+
+class Point:
+    """A class pattern reads `a`, a property, by `__match_args__`: CPython runs its
+    getter natively."""
+
+    __match_args__ = ("a", "b")
+    b = 0
+
+    def __init__(self, v):
+        self.v = v
+
+    @property
+    def a(self):
+        return self.v * 2
+
+
+class Lazy:
+    """A class pattern reads `a`, which only `__getattr__` answers."""
+
+    __match_args__ = ("a",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def __getattr__(self, name):
+        return self.v * 2
+
+
+def positional_property(x):
+    match Point(x * x):
+        case Point(a, b):
+            return a
+
+
+def keyword_property(x):
+    match Point(x * x):
+        case Point(a=a):
+            return a
+
+
+def getattr_answered(x):
+    match Lazy(x * x):
+        case Lazy(a):
+            return a
+
+
+def in_a_coroutine(x):
+    async def run():
+        match Point(x * x):
+            case Point(a, b):
+                return a
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [positional_property, keyword_property, getattr_answered,
+                               in_a_coroutine], ids=lambda f: f.__name__)
+def test_a_class_pattern_reading_through_python_code_is_refused(f, depth):
+    assert f(1.5) == 4.5
+    with pytest.raises(NonDifferentiableError, match="class pattern"):
+        derivative(f, depth)
+
+
+def subject_captured(x):
+    match Point(x * x):
+        case Point() as p:
+            return p.a
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_the_way_out_of_a_class_pattern_reads_the_attribute_in_the_body(depth):
+    assert derivative(subject_captured, depth) == EXACT[depth]
+
