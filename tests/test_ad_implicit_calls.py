@@ -268,3 +268,50 @@ def subject_captured(x):
 def test_the_way_out_of_a_class_pattern_reads_the_attribute_in_the_body(depth):
     assert derivative(subject_captured, depth) == EXACT[depth]
 
+
+class Holder:
+    """`in` runs `__contains__`, which stores twice its value."""
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __contains__(self, item):
+        self.out.append(self.v * 2)
+        return True
+
+
+class Walked:
+    """`in` loops over `__iter__` (there is no `__contains__`), which stores."""
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __iter__(self):
+        self.out.append(self.v * 2)
+        return iter([1])
+
+
+def membership(x):
+    h = Holder(x * x)
+    1 in h
+    return h.out[0]
+
+
+def membership_negated(x):
+    h = Holder(x * x)
+    found = 1 not in h
+    return h.out[0]
+
+
+def membership_by_iteration(x):
+    h = Walked(x * x)
+    1 in h
+    return h.out[0]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [membership, membership_negated, membership_by_iteration],
+                         ids=lambda f: f.__name__)
+def test_in_runs_a_python_contains_or_iteration_in_the_derivative(f, depth):
+    assert f(1.5) == 4.5
+    assert derivative(f, depth) == EXACT[depth]
