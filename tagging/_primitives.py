@@ -174,10 +174,31 @@ def _position(ctx, container, key):
     becomes the int that gives, called in the context (natively, what it computes
     and stores would lose its metadata), so the slot is found by its position."""
     kind = native.type(rawest(key))
-    if kind is int or kind is slice or routes.python_method(kind, "__index__") is None or \
+    if kind is slice:
+        return _bounds(ctx, container, key)
+    if kind is int or routes.python_method(kind, "__index__") is None or \
             not native.isinstance(rawest(container), _POSITIONAL):
         return key
     return heap.own(call_in(ctx, operator.index, key), ctx.tag)
+
+
+def _bounds(ctx, container, key):
+    """A slice as a C sequence reads it: each bound whose class has a Python
+    `__index__` becomes the int that gives, called in the context, as `_position`
+    does for a key (`xs[i:]` with `i` a user's index)."""
+    raw = rawest(key)
+    bounds = (raw.start, raw.stop, raw.step)
+    if not native.any(_converted(bound) for bound in bounds) or \
+            not native.isinstance(rawest(container), _POSITIONAL):
+        return key
+    return native.slice(*[heap.own(call_in(ctx, operator.index, bound), ctx.tag)
+                          if _converted(bound) else bound for bound in bounds])
+
+
+def _converted(bound) -> bool:
+    kind = native.type(bound)
+    return bound is not None and kind is not int and \
+        routes.python_method(kind, "__index__") is not None
 
 
 def handler_of(ctx, raw):

@@ -315,3 +315,58 @@ def membership_by_iteration(x):
 def test_in_runs_a_python_contains_or_iteration_in_the_derivative(f, depth):
     assert f(1.5) == 4.5
     assert derivative(f, depth) == EXACT[depth]
+
+
+class Position:
+    """A list's slice reads the bound by `__index__`, which stores twice its value."""
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __index__(self):
+        self.out.append(self.v * 2)
+        return 1
+
+
+def slice_read(x):
+    i = Position(x * x)
+    [1, 2, 3][i:]
+    return i.out[0]
+
+
+def slice_step_of_a_tuple(x):
+    i = Position(x * x)
+    (1, 2, 3)[::i]
+    return i.out[0]
+
+
+def slice_written(x):
+    i = Position(x * x)
+    xs = [1, 2, 3]
+    xs[:i] = [x]
+    return i.out[0]
+
+
+def slice_deleted(x):
+    i = Position(x * x)
+    xs = [1, 2, 3]
+    del xs[i:]
+    return i.out[0]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [slice_read, slice_step_of_a_tuple, slice_written, slice_deleted],
+                         ids=lambda f: f.__name__)
+def test_a_slice_bound_s_python_index_runs_in_the_derivative(f, depth):
+    assert f(1.5) == 4.5
+    assert derivative(f, depth) == EXACT[depth]
+
+
+def slice_takes_its_items(x):
+    xs = [x, x * x, x * 3]
+    return sum(xs[Position(x):])
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_slice_by_a_user_index_keeps_the_derivatives_of_its_items(depth):
+    assert derivative(slice_takes_its_items, depth) == {1: 6.0, 2: 2.0, 3: 0.0}[depth]
