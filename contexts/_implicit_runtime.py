@@ -24,6 +24,7 @@ _ABSENT = object()
 _truth_methods: dict = {}  # type -> (what `_truth_method` found, check)
 GETTERS: dict = {}  # (type, name) -> (`getter_route`'s answer, check)
 SETTERS: dict = {}  # (type, name) -> (`setter_route`'s answer, check)
+DELETERS: dict = {}  # (type, name) -> (`deleter_route`'s answer, check)
 
 
 def getter_route(kind: type, name: str) -> tuple | None:
@@ -95,6 +96,29 @@ def _setter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
     return None
 
 
+def deleter_route(kind: type, name: str) -> tuple | None:
+    """How `del obj.name` runs Python code for a `kind`, or None when it is native:
+    as `setter_route`, with `__delattr__`, a property's deleter, a descriptor's
+    `__delete__`, called without a value."""
+    return current(DELETERS, (kind, name), _deleter_route, kind, name)
+
+
+def _deleter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
+    custom = lookups.python_method(kind, "__delattr__")
+    if custom is not None:
+        return (custom, (), True)
+    attribute = lookups.attribute(kind, name)
+    if isinstance(attribute, property):
+        if type(attribute.fdel) is types.FunctionType:
+            return (attribute.fdel, (), False)
+        return None
+    if attribute is not None:
+        deleter = lookups.python_method(type(attribute), "__delete__")
+        if deleter is not None:
+            return (deleter, (attribute,), False)
+    return None
+
+
 def make_iterate(call1: Callable, drive: Callable) -> Callable:
     """`for x in s`: `iter(s)` as a call; an iterator with a Python `__next__` is driven
     by `drive`, so each step is a call in the context too (`iter(s)` itself returns
@@ -161,6 +185,23 @@ def make_setattribute(call2: Callable, call3: Callable) -> Callable:
             call2(function, obj, value)
 
     return setattribute
+
+
+def make_delattribute(call1: Callable, call2: Callable) -> Callable:
+    def delattribute(obj, name):
+        route = deleter_route(type(obj), name)
+        if route is None:
+            delattr(obj, name)
+            return
+        function, leading, takes_name = route
+        if takes_name:
+            call2(function, obj, name)
+        elif leading:
+            call2(function, *leading, obj)
+        else:
+            call1(function, obj)
+
+    return delattribute
 
 
 def make_truth(call1: Callable) -> Callable:

@@ -39,7 +39,8 @@ from contexts._cell_table import Cell, Cells
 from contexts._context import Layer, NoMetaData
 from contexts._frame_eval import made as eval_on_frame
 from contexts._generated import is_engine_code
-from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
+from contexts._implicit_runtime import (GETTERS, SETTERS, deleter_route, getter_route,
+                                        setter_route)
 from contexts._lookups import Lookups, current
 from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
@@ -56,7 +57,7 @@ from contexts._visit import BodyTransformer
 __all__ = [
     "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike", "Cell", "Cells",
     # types
-    "class_attribute", "Lookups", "current", "getter_route", "setter_route",
+    "class_attribute", "Lookups", "current", "getter_route", "setter_route", "deleter_route",
     "GETTERS", "SETTERS",
     # models of builtins, and the engine-side markers
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "zip_",

@@ -157,8 +157,16 @@ def _store_attribute(ctx, store, obj, name, value):
 
 
 def delattr_(ctx, obj, name):
+    """`del obj.name`: a Python `__delattr__`, property deleter or descriptor's
+    `__delete__` is called in the context (C would call it natively, and what it
+    computes and stores would lose its metadata); else the slot is forgotten."""
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
+    route = routes.python_deleter(rawest(obj), name)
+    if route is not None:
+        function, leading, takes_name = route
+        call_in(ctx, function, *leading, obj, *((name,) if takes_name else ()))
+        return None
     delattr(obj, name)
     heap.forget_attribute(tag, obj, name)
 

@@ -12,7 +12,8 @@ import functools
 import types
 from typing import Any
 
-from contexts.layer import Lookups, class_attribute, current, getter_route, setter_route
+from contexts.layer import (Lookups, class_attribute, current, deleter_route, getter_route,
+                            setter_route)
 from tagging._tagged import rawest
 
 _methods: dict = {}  # (type, name) -> (its Python method or None, check)
@@ -78,6 +79,11 @@ def generic_getattr(obj: Any, name: str) -> Any:
 def python_setter(obj: Any, name: str) -> Any:
     """How storing `obj.name` runs Python code, or None (`setter_route` of its type)."""
     return setter_route(type(obj), name)
+
+
+def python_deleter(obj: Any, name: str) -> Any:
+    """How `del obj.name` runs Python code, or None (`deleter_route` of its type)."""
+    return deleter_route(type(obj), name)
 
 
 def stored_by_c_descriptor(obj: Any, name: str) -> bool:

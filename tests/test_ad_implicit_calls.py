@@ -370,3 +370,62 @@ def slice_takes_its_items(x):
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_a_slice_by_a_user_index_keeps_the_derivatives_of_its_items(depth):
     assert derivative(slice_takes_its_items, depth) == {1: 6.0, 2: 2.0, 3: 0.0}[depth]
+
+
+class Deletable:
+    """`del` of `p` runs its deleter, of `d` a descriptor's `__delete__`: each stores
+    twice the value."""
+
+    class Descriptor:
+        def __get__(self, obj, kind=None):
+            return 0
+
+        def __delete__(self, obj):
+            obj.out.append(obj.v * 2)
+
+    d = Descriptor()
+
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    @property
+    def p(self):
+        return 0
+
+    @p.deleter
+    def p(self):
+        self.out.append(self.v * 2)
+
+
+class Forgets:
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __delattr__(self, name):
+        self.out.append(self.v * 2)
+
+
+def property_deleted(x):
+    o = Deletable(x * x)
+    del o.p
+    return o.out[0]
+
+
+def descriptor_deleted(x):
+    o = Deletable(x * x)
+    del o.d
+    return o.out[0]
+
+
+def delattr_called(x):
+    o = Forgets(x * x)
+    del o.anything
+    return o.out[0]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [property_deleted, descriptor_deleted, delattr_called],
+                         ids=lambda f: f.__name__)
+def test_del_of_an_attribute_runs_a_python_deleter_in_the_derivative(f, depth):
+    assert f(1.5) == 4.5
+    assert derivative(f, depth) == EXACT[depth]
