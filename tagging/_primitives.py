@@ -106,6 +106,18 @@ def getattr_(ctx, obj, name, *default):
         raise
 
 
+def object_getattribute(ctx, obj, name):
+    """`object.__getattribute__(obj, name)`, as a Python `__getattribute__` reads its
+    own object: an instance attribute is the load of its slot, which gets its
+    metadata back. Where the class's attribute runs Python code (a property, a
+    descriptor), C would run it natively: the foreign call, which a layer may refuse."""
+    tag = ctx.tag
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
+    if routes.python_descriptor(rawest(obj), name):
+        return ctx.fallback(object.__getattribute__, obj, name)
+    return heap.load_attribute(tag, obj, name, object.__getattribute__(obj, name))
+
+
 def found_natively(ctx, obj, name):
     """`obj.name` found without a Python `__getattr__` (`routes.generic_getattr`), as
     a context enclosing one that reads it sees the read: a load of the slot, which
@@ -1385,7 +1397,8 @@ def dict_from(ctx, temporary):
 BUILTINS: dict = {
     # attributes and items
     getattr: getattr_, setattr: setattr_, delattr: delattr_,
-    object.__setattr__: object_setattr, generic_getattr: found_natively,
+    object.__setattr__: object_setattr, object.__getattribute__: object_getattribute,
+    generic_getattr: found_natively,
     operator.getitem: getitem, operator.setitem: setitem, operator.delitem: delitem,
     # iteration
     iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,

@@ -76,6 +76,15 @@ def generic_getattr(obj: Any, name: str) -> Any:
     return class_attribute(type(obj), "__getattribute__")(obj, name)
 
 
+def python_descriptor(obj: Any, name: str) -> bool:
+    """Whether the class attribute `name` of `obj` runs Python code when read: a
+    property's getter or a descriptor's `__get__` written in Python."""
+    attribute = class_attribute(type(obj), name)
+    if isinstance(attribute, property):
+        return type(attribute.fget) is types.FunctionType
+    return attribute is not None and python_method(type(attribute), "__get__") is not None
+
+
 def python_setter(obj: Any, name: str) -> Any:
     """How storing `obj.name` runs Python code, or None (`setter_route` of its type)."""
     return setter_route(type(obj), name)
@@ -106,9 +115,18 @@ def namespace_of(obj: Any) -> Any:
     partial that has one (`partial(partial(f, x), y)` would keep two levels, and
     `.args` and `.func` would change under a derivative). (The `aload` fast path
     tests the exact type only, for speed: a subclass of partial read there is
-    given its dict.)"""
-    if issubclass(type(obj), functools.partial):
+    given its dict.) A class whose `__getattribute__` or `__getattr__` is written
+    in Python is asked as `object` would be: run natively, its method would read
+    the heap plain and could answer for `__dict__` with anything."""
+    kind = type(obj)
+    if issubclass(kind, functools.partial):
         return functools.partial.__reduce__(obj)[2][3]
+    if python_method(kind, "__getattribute__") is not None or \
+            python_method(kind, "__getattr__") is not None:
+        try:
+            return object.__getattribute__(obj, "__dict__")
+        except AttributeError:
+            return None
     return getattr(obj, "__dict__", None)
 
 

@@ -429,3 +429,56 @@ def delattr_called(x):
 def test_del_of_an_attribute_runs_a_python_deleter_in_the_derivative(f, depth):
     assert f(1.5) == 4.5
     assert derivative(f, depth) == EXACT[depth]
+
+
+class Intercepting:
+    """Every attribute read runs `__getattribute__`, which reads its own slot by
+    `object.__getattribute__` (the engine, asking for `__dict__`, must not call it)."""
+
+    def __init__(self, v):
+        object.__setattr__(self, "_v", v)
+
+    def __getattribute__(self, name):
+        return object.__getattribute__(self, "_v") * 2
+
+
+class InterceptingProperty:
+    """`object.__getattribute__` finds a property: C would run its getter natively."""
+
+    def __init__(self, v):
+        self._v = v
+
+    @property
+    def doubled(self):
+        return self._v * 2
+
+    def __getattribute__(self, name):
+        return object.__getattribute__(self, "doubled" if name == "w" else name)
+
+
+def getattribute_reads_its_slot(x):
+    return Intercepting(x * x).w
+
+
+def getattribute_kept_in_a_variable(x):
+    o = Intercepting(x * x)
+    return o.w
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("f", [getattribute_reads_its_slot, getattribute_kept_in_a_variable],
+                         ids=lambda f: f.__name__)
+def test_a_python_getattribute_reading_its_own_slot_keeps_the_derivative(f, depth):
+    assert f(1.5) == 4.5
+    assert derivative(f, depth) == EXACT[depth]
+
+
+def getattribute_finds_a_property(x):
+    return InterceptingProperty(x * x).w
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_object_getattribute_finding_a_python_property_is_refused(depth):
+    assert getattribute_finds_a_property(1.5) == 4.5
+    with pytest.raises(NonDifferentiableError, match="__getattribute__"):
+        derivative(getattribute_finds_a_property, depth)
