@@ -238,6 +238,9 @@ def getitem(ctx, container, key):
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:  # (given the key as written: it may compute with it)
         return call_in(ctx, method, container, key)
+    hook = _class_getitem(container)
+    if hook is not None:
+        return call_in(ctx, hook, container, key)
     handler = handler_of(ctx, container)
     if handler is not None:
         return handler.getitem(ctx, container, plain_key)
@@ -248,6 +251,17 @@ def getitem(ctx, container, key):
         return _proxy_read(ctx, rawest(container), key, plain_key)
     value = operator.getitem(container, plain_key)
     return heap.load_item(tag, container, plain_key, value)
+
+
+def _class_getitem(container):
+    """The function of a class's `__class_getitem__` written in Python, which
+    `cls[key]` calls (natively, what it computed would lose its metadata), or None."""
+    raw = rawest(container)
+    if not native.isinstance(raw, type):
+        return None
+    found = native.getattr(raw, "__class_getitem__", None)
+    function = native.getattr(found, "__func__", None)
+    return function if native.type(function) is types.FunctionType else None
 
 
 def _proxy_read(ctx, proxy, key, plain_key):

@@ -482,3 +482,18 @@ def test_object_getattribute_finding_a_python_property_is_refused(depth):
     assert getattribute_finds_a_property(1.5) == 4.5
     with pytest.raises(NonDifferentiableError, match="__getattribute__"):
         derivative(getattribute_finds_a_property, depth)
+
+
+class Doubling:
+    def __class_getitem__(cls, item):
+        return item * 2
+
+
+def class_subscript(x):
+    return Doubling[x * x]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_class_subscript_runs_a_python_class_getitem_in_the_derivative(depth):
+    assert class_subscript(1.5) == 4.5
+    assert derivative(class_subscript, depth) == EXACT[depth]

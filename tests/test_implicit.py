@@ -254,3 +254,18 @@ def test_del_of_an_attribute_calls_its_deleter_descriptor_or_delattr_in_the_cont
     assert overdub(ctx, delete_three, []) == delete_three([]) == ["fdel", "delete", "anything"]
     for seen in ("Removable.value", "Removable.Sized.__delete__", "Forgetful.__delattr__"):
         assert ctx.metadata.count(seen) == 1, seen
+
+
+class Generic:
+    def __class_getitem__(cls, item):
+        return ("alias", cls.__name__, item)
+
+
+def subscript_classes():
+    return Generic[int], list[int]
+
+
+def test_a_class_subscript_calls_a_python_class_getitem_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, subscript_classes) == subscript_classes()
+    assert ctx.metadata.count("Generic.__class_getitem__") == 1
