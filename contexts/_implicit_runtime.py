@@ -9,11 +9,17 @@ getter, a `Silo.__iter__` or a manager's `__enter__` like any other call.
 
 from __future__ import annotations
 
+import builtins as native
 import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
 from contexts._lookups import Lookups, current, remembered
+from contexts._marks import nativecalls
+
+# The truth test's type is the value's own: a layer's wrapper, for an enclosing
+# context running this code, answers natively (its number's `__bool__` unasked).
+nativecalls(__name__, "native")
 
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
@@ -208,7 +214,7 @@ def make_truth(call1: Callable) -> Callable:
     """A truth test: a Python `__bool__` (or, lacking one, `__len__`) is a call in
     the context, and its answer is checked and converted as CPython does."""
     def truth(value):
-        kind = type(value)
+        kind = native.type(value)
         found = _truth_methods.get(kind)
         if found is None or (found[1] is not None and not found[1]()):
             found = _truth_methods[kind] = remembered(_truth_method, kind)
