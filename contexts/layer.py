@@ -6,8 +6,9 @@ one, and any package may define another by subclassing `Layer`. A layer wraps
 values in the frames of transformed code, so for a context that carries one the
 engine:
 
-* makes every operator, attribute access and store a call, leaves truth tests
-  to the wrapper, and pins no object in its caches;
+* makes every operator, attribute access and store a call, calls a Python
+  `__bool__` or `__len__` of a truth test in the context (a `slotlike` one, the
+  wrapper's, answers natively), and pins no object in its caches;
 * runs the layer type's `passes` over each body, after the user's passes;
 * fills the cells those passes name from the table of their declarations,
   `cells` (`Cells` of `Cell`: each built when code naming it is bound, a
