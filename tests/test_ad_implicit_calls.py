@@ -497,3 +497,66 @@ def class_subscript(x):
 def test_a_class_subscript_runs_a_python_class_getitem_in_the_derivative(depth):
     assert class_subscript(1.5) == 4.5
     assert derivative(class_subscript, depth) == EXACT[depth]
+
+
+# Known limits: Python code that C calls natively, whose answer is a constant (an int,
+# a bool) but which stores what it computes. What it stores has derivative 0.
+
+FINALIZED = []
+
+
+class Finalized:
+    def __init__(self, v):
+        self.v = v
+
+    def __del__(self):
+        FINALIZED.append(self.v * 2)
+
+
+def finalizer_stores(x):
+    FINALIZED.clear()
+    o = Finalized(x * x)
+    del o
+    return FINALIZED[0]
+
+
+class Keyed:
+    def __init__(self, v):
+        self.v, self.out = v, []
+
+    def __hash__(self):
+        self.out.append(self.v * 2)
+        return 1
+
+
+def dict_key_hash_stores(x):
+    k = Keyed(x * x)
+    {k: 1}
+    return k.out[0]
+
+
+class Checking(type):
+    out = []
+
+    def __instancecheck__(cls, obj):
+        Checking.out.append(obj.v * 2)
+        return True
+
+
+class Checked(metaclass=Checking):
+    pass
+
+
+def instancecheck_stores(x):
+    Checking.out.clear()
+    isinstance(Keyed(x * x), Checked)
+    return Checking.out[0]
+
+
+@pytest.mark.xfail(strict=True, reason="C calls __del__, a dict's __hash__ and isinstance's "
+                   "__instancecheck__ natively; what they store has derivative 0")
+@pytest.mark.parametrize("f", [finalizer_stores, dict_key_hash_stores, instancecheck_stores],
+                         ids=lambda f: f.__name__)
+def test_a_constant_answering_dunder_c_calls_natively_loses_what_it_stores(f):
+    assert f(1.5) == 4.5
+    assert derivative(f, 1) == EXACT[1]
