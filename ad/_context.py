@@ -511,7 +511,8 @@ def _scalar_beneath(value: Any) -> bool:
 # its tangent; the answer is a constant, as the function's rule says.
 _ANSWERED_BY_A_DUNDER = frozenset({int, format, operator.index, math.floor, math.ceil,
                                    math.trunc, operator.lt, operator.le, operator.gt,
-                                   operator.ge, operator.eq, operator.ne})
+                                   operator.ge, operator.eq, operator.ne, bool,
+                                   operator.not_, operator.truth})
 
 
 def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
@@ -521,7 +522,27 @@ def _constant_rule(ctx: Differentiation, f: Callable) -> Callable:
         return _dunder_constant(ctx, f, _plain_constant(f, ctx))
     if f in _ANSWERED_BY_A_PYTHON_DUNDER:
         return _python_dunder_constant(ctx, f, _plain_constant(f, ctx))
+    if f is operator.contains:
+        return _membership(ctx, _plain_constant(f, ctx))
     return _plain_constant(f, ctx)
+
+
+def _membership(ctx: Differentiation, constant: Callable) -> Callable:
+    """`item in container`: a user container's Python `__contains__` (or, lacking
+    one, its `__iter__` or `__getitem__`, which CPython loops over) runs in the
+    engine, where what it computes and stores keeps its tangent. Anything else (a
+    list, a dict) is the plain constant, natively."""
+    def answered(container, item, /):
+        kind = type(container)
+        if kind not in SCALARS and kind is not Tagged and \
+                _python_dunder(kind, _MEMBERSHIP) is not None:
+            return recurse(ctx, operator.contains, container, item)
+        return constant(container, item)
+
+    return answered
+
+
+_MEMBERSHIP = ("__contains__", "__iter__", "__getitem__")
 
 
 # Of those, the ones that give a number, whose answer given to them again is itself.

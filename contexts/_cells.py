@@ -77,6 +77,8 @@ ENGINE_CELLS = Cells(
          "protocols: a property's getter"),
     Cell("setattr", lambda runtime: implicit.make_setattribute(
         _caller(runtime, 2), _caller(runtime, 3)), "protocols: a property's setter"),
+    Cell("delattr", lambda runtime: implicit.make_delattribute(
+        _caller(runtime, 1), _caller(runtime, 2)), "protocols: a property's deleter"),
     Cell("with", lambda runtime: implicit.make_with(_caller(runtime, None)),
          "protocols: __enter__ and __exit__"),
     Cell("async_with", lambda runtime: implicit.make_async_with(_caller(runtime, None)),

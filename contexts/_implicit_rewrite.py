@@ -239,6 +239,18 @@ class ImplicitMixin(BodyTransformer):
             node.value = self.wrap(node.value)
         return self.stored(node)
 
+    def visit_Delete(self, node: ast.Delete) -> ast.AST:
+        """`del o.x`: a property's deleter, a descriptor's `__delete__` or a Python
+        `__delattr__` called in the context; a statement of several targets deletes
+        each in turn, as CPython does."""
+        node = self.generic_visit(node)
+        if not self.properties or not any(isinstance(t, ast.Attribute) for t in node.targets):
+            return node
+        return [ast.copy_location(ast.Expr(value=self.helper(
+            "delattr", [t.value, constant(mangled(t.attr, self.class_name), t)], t)), node)
+            if isinstance(t, ast.Attribute) else
+            ast.copy_location(ast.Delete(targets=[t]), node) for t in node.targets]
+
     def chained(self, node: ast.Assign) -> list:
         """`a, b = x = v`: `v` once, then each target in turn, as CPython stores them:
         an unpacking target iterates the value, any other gets the value itself."""

@@ -9,11 +9,17 @@ getter, a `Silo.__iter__` or a manager's `__enter__` like any other call.
 
 from __future__ import annotations
 
+import builtins as native
 import types
 from typing import Any, Callable
 
 from contexts._canonical import class_attribute
 from contexts._lookups import Lookups, current, remembered
+from contexts._marks import nativecalls
+
+# The truth test's type is the value's own: a layer's wrapper, for an enclosing
+# context running this code, answers natively (its number's `__bool__` unasked).
+nativecalls(__name__, "native")
 
 _NATIVE_ITERABLES = frozenset({list, tuple, dict, set, frozenset, str, bytes, bytearray,
                                range, type({}.keys()), type({}.values()),
@@ -24,6 +30,7 @@ _ABSENT = object()
 _truth_methods: dict = {}  # type -> (what `_truth_method` found, check)
 GETTERS: dict = {}  # (type, name) -> (`getter_route`'s answer, check)
 SETTERS: dict = {}  # (type, name) -> (`setter_route`'s answer, check)
+DELETERS: dict = {}  # (type, name) -> (`deleter_route`'s answer, check)
 
 
 def getter_route(kind: type, name: str) -> tuple | None:
@@ -95,6 +102,29 @@ def _setter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
     return None
 
 
+def deleter_route(kind: type, name: str) -> tuple | None:
+    """How `del obj.name` runs Python code for a `kind`, or None when it is native:
+    as `setter_route`, with `__delattr__`, a property's deleter, a descriptor's
+    `__delete__`, called without a value."""
+    return current(DELETERS, (kind, name), _deleter_route, kind, name)
+
+
+def _deleter_route(lookups: Lookups, kind: type, name: str) -> tuple | None:
+    custom = lookups.python_method(kind, "__delattr__")
+    if custom is not None:
+        return (custom, (), True)
+    attribute = lookups.attribute(kind, name)
+    if isinstance(attribute, property):
+        if type(attribute.fdel) is types.FunctionType:
+            return (attribute.fdel, (), False)
+        return None
+    if attribute is not None:
+        deleter = lookups.python_method(type(attribute), "__delete__")
+        if deleter is not None:
+            return (deleter, (attribute,), False)
+    return None
+
+
 def make_iterate(call1: Callable, drive: Callable) -> Callable:
     """`for x in s`: `iter(s)` as a call; an iterator with a Python `__next__` is driven
     by `drive`, so each step is a call in the context too (`iter(s)` itself returns
@@ -163,11 +193,28 @@ def make_setattribute(call2: Callable, call3: Callable) -> Callable:
     return setattribute
 
 
+def make_delattribute(call1: Callable, call2: Callable) -> Callable:
+    def delattribute(obj, name):
+        route = deleter_route(type(obj), name)
+        if route is None:
+            delattr(obj, name)
+            return
+        function, leading, takes_name = route
+        if takes_name:
+            call2(function, obj, name)
+        elif leading:
+            call2(function, *leading, obj)
+        else:
+            call1(function, obj)
+
+    return delattribute
+
+
 def make_truth(call1: Callable) -> Callable:
     """A truth test: a Python `__bool__` (or, lacking one, `__len__`) is a call in
     the context, and its answer is checked and converted as CPython does."""
     def truth(value):
-        kind = type(value)
+        kind = native.type(value)
         found = _truth_methods.get(kind)
         if found is None or (found[1] is not None and not found[1]()):
             found = _truth_methods[kind] = remembered(_truth_method, kind)
@@ -181,12 +228,17 @@ def make_truth(call1: Callable) -> Callable:
 
 def _truth_method(lookups: Lookups, kind: type) -> tuple | None:
     """`(method, checked)`: the Python method a truth test of a `kind` calls and the
-    class whose `bool()` checks its answer; None when the test runs no Python code."""
+    class whose `bool()` checks its answer; None when the test runs no Python code
+    (a layer's wrapper answers with a `slotlike` method: the native test asks it)."""
     method = lookups.attribute(kind, "__bool__", _ABSENT)
     if method is not _ABSENT:
-        return (method, _Said) if type(method) is types.FunctionType else None
+        return (method, _Said) if _python(method) else None
     method = lookups.attribute(kind, "__len__")
-    return (method, _Counted) if type(method) is types.FunctionType else None
+    return (method, _Counted) if _python(method) else None
+
+
+def _python(method: Any) -> bool:
+    return type(method) is types.FunctionType and "__ovd_slotlike__" not in method.__dict__
 
 
 class _Said:

@@ -532,6 +532,10 @@ def not_(a, /):
     return False if a else True
 
 
+def truth_(a, /):
+    return True if a else False
+
+
 def bool_(cls, *args, **kwargs):
     if kwargs or native.len(args) != 1:
         return nooverdub(cls)(*args, **kwargs)  # CPython's own errors, or False
@@ -860,7 +864,8 @@ _NAMED_MODELS: dict = {("_asyncio", "Future.set_result"): (future_set_result, Tr
 # Models for where a context sees property reads, or truth tests (its `Mode`
 # says): elsewhere those run natively, and so do these builtins.
 _PROPERTY_MODELS: dict = {getattr: (getattr_, False), hasattr: (hasattr_, False)}
-_TRUTH_MODELS: dict = {operator.not_: (not_, False), bool: (bool_, True)}
+_TRUTH_MODELS: dict = {operator.not_: (not_, False), operator.truth: (truth_, False),
+                       bool: (bool_, True)}
 
 
 def model_for(key: Any, mode: Any) -> tuple | None:

@@ -76,9 +76,10 @@ class Profile:
 
     @functools.cached_property
     def intercepts_truth(self) -> bool:
-        """Whether truth tests must reach the context: for hooks, or a primitive on a
-        `__bool__` or `__len__`."""
-        return self.hooked or any(
+        """Whether truth tests must reach the context: for hooks, for a layer (a
+        Python `__bool__` run natively would read the heap without its metadata), or
+        a primitive on a `__bool__` or `__len__`."""
+        return self.hooked or self.layer is not None or any(
             getattr(f, "__name__", "") in _TRUTH_METHODS for f in self.primitives)
 
 

@@ -81,6 +81,8 @@ def plan(op: Callable, args: tuple) -> list | None:
         method = class_attribute(kind, DIRECT_METHODS[op], _ABSENT)
         if method is _ABSENT and op is operator.contains and _iterates_in_python(kind):
             return [(search, args, True)]
+        if method is _ABSENT and op is operator.getitem and native.isinstance(args[0], type):
+            method = _class_getitem(args[0])
         return [(method, args, True)] if _python(method) else None
     if op in INPLACE_METHODS:
         name, binary = INPLACE_METHODS[op]
@@ -94,6 +96,13 @@ def plan(op: Callable, args: tuple) -> list | None:
     if op in BINARY_METHODS:
         return _binary_steps(op, *args)
     return _compare_steps(op, *args)
+
+
+def _class_getitem(cls: type):
+    """`cls[key]` of a class whose metaclass has no `__getitem__` calls its
+    `__class_getitem__` (an implicit classmethod): its function, given the class."""
+    found = native.getattr(cls, "__class_getitem__", None)
+    return native.getattr(found, "__func__", _ABSENT)
 
 
 def _iterates_in_python(kind: type) -> bool:

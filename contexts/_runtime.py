@@ -412,11 +412,9 @@ def _mode_of(ctx: Any, profile: Profile) -> Mode:
     passes = tuple(ctx.passes)
     if passes:
         operators = None  # a pass sees every operator as a call
-    # A layer's wrapper answers truth tests itself (with its value's truth).
-    truths = profile.intercepts_truth and profile.layer is None
     mode = Mode(hooked=profile.hooked, operators=operators,
                 protocols=profile.intercepts_protocols, layer=profile.layer,
-                truths=truths, passes=passes, context_type=type(ctx) if passes else None)
+                truths=profile.intercepts_truth, passes=passes, context_type=type(ctx) if passes else None)
     return _modes.setdefault(mode, mode)  # one object per mode: cache keys match by identity
 
 

@@ -6,8 +6,9 @@ one, and any package may define another by subclassing `Layer`. A layer wraps
 values in the frames of transformed code, so for a context that carries one the
 engine:
 
-* makes every operator, attribute access and store a call, leaves truth tests
-  to the wrapper, and pins no object in its caches;
+* makes every operator, attribute access and store a call, calls a Python
+  `__bool__` or `__len__` of a truth test in the context (a `slotlike` one, the
+  wrapper's, answers natively), and pins no object in its caches;
 * runs the layer type's `passes` over each body, after the user's passes;
 * fills the cells those passes name from the table of their declarations,
   `cells` (`Cells` of `Cell`: each built when code naming it is bound, a
@@ -39,7 +40,8 @@ from contexts._cell_table import Cell, Cells
 from contexts._context import Layer, NoMetaData
 from contexts._frame_eval import made as eval_on_frame
 from contexts._generated import is_engine_code
-from contexts._implicit_runtime import GETTERS, SETTERS, getter_route, setter_route
+from contexts._implicit_runtime import (GETTERS, SETTERS, deleter_route, getter_route,
+                                        setter_route)
 from contexts._lookups import Lookups, current
 from contexts._marks import dispatched, enclosed, nativecalls, quietmodule, seen, shortcut, slotlike
 from contexts._model_support import native_order, scalars_only
@@ -56,7 +58,7 @@ from contexts._visit import BodyTransformer
 __all__ = [
     "Layer", "NoMetaData", "class_version", "is_engine_code", "slotlike", "Cell", "Cells",
     # types
-    "class_attribute", "Lookups", "current", "getter_route", "setter_route",
+    "class_attribute", "Lookups", "current", "getter_route", "setter_route", "deleter_route",
     "GETTERS", "SETTERS",
     # models of builtins, and the engine-side markers
     "drive", "iter_", "iterator_of", "next_", "reversed_", "reversed_sequence", "zip_",

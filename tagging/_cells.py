@@ -23,8 +23,9 @@ from tagging import _classes as classes
 from tagging import _fast as fast
 from tagging import _heap as heap
 from tagging import _primitives as primitives
-from tagging._leaving import FRAME_TEXT, GENERATOR_RETURN, dropped
-from tagging._patterns import recaptured
+from tagging._leaving import FRAME_TEXT, GENERATOR_RETURN, PATTERN_READ, dropped
+from tagging._patterns import read_by_python, recaptured
+from tagging._reach import carries_metadata
 from tagging._store import ABSENT
 from tagging._tagged import Tagged, rawest, wrap
 
@@ -92,10 +93,13 @@ def _plain(runtime: Any) -> Callable:
 def _captured(runtime: Any) -> Callable:
     tag = runtime.layer
     entries = tag.store.entries
+    ctx = runtime.ctx
 
     def captured(value, subject, path):  # what a `case` pattern bound (`_patterns`)
         if not entries and type(subject) is not Tagged:
             return value
+        if read_by_python(subject, path) and carries_metadata(subject, ctx):
+            ctx.fallback(dropped, subject, PATTERN_READ)
         return recaptured(tag, value, subject, path)
 
     return captured

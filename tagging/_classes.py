@@ -21,12 +21,15 @@ context running this one sees the calls of `type.__new__` and `type.__init__`
 and does the same for its own metadata. `__build_class__` then fills the
 `__class__` cell of the methods, as for any metaclass.
 
-Two routes stay out of reach, handed to the context as `dropped`
+Three routes stay out of reach, handed to the context as `dropped`
 (`_leaving`), which `ad` refuses: a class-creation hook written in Python that
 C calls from inside `type.__new__`, before the attributes have their metadata
-(a base's `__init_subclass__`, an attribute's `__set_name__`), when the
-namespace holds values carrying metadata; and a tagged value the body bound
-by a route the pass does not store through (`:=`, a decorator's result).
+(a base's `__init_subclass__`, an attribute's `__set_name__`), when what it is
+given reaches values carrying metadata (an attribute, a descriptor's own
+attributes, a keyword of the statement); a base's `__mro_entries__` written in
+Python, which `__build_class__` calls natively before any of this, when its
+object carries metadata; and a tagged value the body bound by a route the pass
+does not store through (`:=`, a decorator's result).
 """
 
 from __future__ import annotations
@@ -37,11 +40,13 @@ import types
 from contexts import recurse
 from contexts.layer import class_attribute, nativecalls
 from tagging import _heap as heap
-from tagging._leaving import CLASS_BODY, CLASS_HOOK, dropped
+from tagging._leaving import CLASS_BODY, CLASS_HOOK, MRO_ENTRIES, dropped
+from tagging._reach import carries_metadata
 from tagging._routes import python_method
 from tagging._tagged import Tagged, wrap
 
-nativecalls(__name__, "heap", "class_attribute", "_carried", "_given_metadata", "_native_hook",
+nativecalls(__name__, "heap", "class_attribute", "carries_metadata", "_carried",
+            "_entries_resolved", "_given_metadata", "_native_hook", "_read_by_hook",
             "_settled", "wrap")
 
 _TYPE_PREPARE = vars(type)["__prepare__"]
@@ -89,6 +94,7 @@ class ClassStatement:
 
     def __call__(self, name, bases, namespace, **keywords):
         _settled(self.ctx, namespace)
+        _entries_resolved(self.ctx, namespace)
         if self.metaclass is type:  # (a call of `type` would be one of its one-argument form)
             return recurse(self.ctx, _called, type.__new__, (type, name, bases, namespace),
                            self.options, **keywords)
@@ -111,11 +117,10 @@ def class_new(ctx, metaclass, name, bases, namespace, **options):
     tag = ctx.tag
     namespace, bases = heap.own(namespace, tag), heap.own(bases, tag)
     carried = _carried(tag, namespace)
-    if carried:
-        hook = _native_hook(bases, namespace)
-        if hook is not None:
-            key, raw, meta = carried[0]
-            ctx.fallback(dropped, wrap(tag, raw, meta), CLASS_HOOK)
+    if _native_hook(bases, namespace) is not None:
+        read = _read_by_hook(ctx, namespace, options)
+        if read is not None:
+            ctx.fallback(dropped, read, CLASS_HOOK)
     args, options = heap.own_arguments(tag, (metaclass, name, bases, namespace), options)
     made = type.__new__(*args, **options)  # (a call a context running this one sees)
     _given_metadata(tag, made, carried)
@@ -157,6 +162,30 @@ def _carried(tag, namespace) -> list:
         return []
     return [(key, raw, meta) for key, (raw, meta) in list(slots.items())
             if dict.get(namespace, key, _carried) is raw]
+
+
+def _entries_resolved(ctx, namespace) -> None:
+    """C replaced the statement's bases by what their `__mro_entries__` gave
+    (keeping them as `__orig_bases__`), calling the method natively: one written
+    in Python read its object's heap plain, so one carrying metadata is dropped."""
+    original = namespace.get("__orig_bases__") if isinstance(namespace, dict) else None
+    for base in original if type(original) is tuple else ():
+        if python_method(type(base), "__mro_entries__") is not None and \
+                carries_metadata(base, ctx):
+            ctx.fallback(dropped, base, MRO_ENTRIES)
+
+
+def _read_by_hook(ctx, namespace, options: dict):
+    """A value carrying metadata that a class-creation hook would be given, or None:
+    an attribute (`__set_name__` is a method of it, `__init_subclass__` reads the
+    class) or a keyword of the statement (`__init_subclass__` is given them), at
+    any depth (a descriptor whose own attribute carries it)."""
+    tag = ctx.tag
+    for value in (*options.values(), *dict.values(namespace)):
+        if type(value) is Tagged and value.tag is tag or carries_metadata(value, ctx):
+            return value
+    carried = _carried(tag, namespace)
+    return wrap(tag, carried[0][1], carried[0][2]) if carried else None
 
 
 def _given_metadata(tag, made, carried: list) -> None:

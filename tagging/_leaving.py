@@ -44,8 +44,11 @@ from typing import Any
 
 GENERATOR_RETURN = "a generator's return value"
 CLASS_BODY = "a value a class body binds by `:=` or as a decorator's result"
-CLASS_HOOK = ("a class attribute that a class-creation hook written in Python "
-              "(`__init_subclass__`, `__set_name__`) would read natively")
+CLASS_HOOK = ("a class attribute or class keyword that a class-creation hook written "
+              "in Python (`__init_subclass__`, `__set_name__`) would read natively")
+MRO_ENTRIES = "a base whose `__mro_entries__`, written in Python, C calls natively"
+PATTERN_READ = ("the subject of a class pattern whose attribute CPython reads natively "
+                "through Python code (a property, a descriptor, `__getattr__`)")
 FRAME_TEXT = "a variable read by eval or exec given no namespace"
 
 # How to write each route so that the metadata is kept.
@@ -55,7 +58,11 @@ WAYS_OUT = {
                       "StopIteration that `next(gen)` or `gen.send(...)` raises",
     CLASS_BODY: "bind it with `name = value` in the class body",
     CLASS_HOOK: "set the attribute once the class is made (`Made.a = value`), where the "
-                "hook does not run",
+                "hook does not run, and pass the hook no keyword carrying it",
+    PATTERN_READ: "capture the subject (`case Point() as p`) and read the attribute in "
+                  "the case's body (`p.a`), where the read is a call in the context",
+    MRO_ENTRIES: "call `types.resolve_bases(bases)` yourself and name the classes it "
+                 "gives as the bases",
     FRAME_TEXT: "pass the text a namespace dict, eval(text, {'x': x}) or exec(text, "
                 "namespace): text given a namespace runs in the context",
 }

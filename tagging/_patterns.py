@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from contexts.layer import getter_route
 from tagging import _heap as heap
 from tagging import _routes as routes
 from tagging._tagged import Tagged, rawest
@@ -87,6 +88,35 @@ def recaptured(tag: Any, value: Any, subject: Any, path: tuple) -> Any:
         if container is _NOT_FOUND:
             return value
     return _last_step(tag, container, path[-1], subject if len(path) == 1 else None, value)
+
+
+def read_by_python(subject: Any, path: tuple) -> bool:
+    """Whether CPython, matching a class pattern, read an attribute on `path` by
+    running Python code natively (a property's getter, a descriptor's `__get__`,
+    `__getattr__`, `__getattribute__`): what that code computed from the heap has
+    lost its metadata, and running it again here could change what it changes."""
+    if path and path[0] == "any":
+        return any(read_by_python(subject, option) for option in path[1])
+    container = rawest(subject)
+    for step in path:
+        if step[0] in ("attr", "positional"):
+            name = _attribute_name(container, step)
+            if name is not None and _python_getter(container, name):
+                return True
+        container = _step(container, step)
+        if container is _NOT_FOUND:
+            return False
+    return False
+
+
+def _python_getter(obj: Any, name: str) -> bool:
+    route = getter_route(type(obj), name)
+    if route is None:
+        return False
+    function, _leading, _trailing, data, hook = route
+    namespace = routes.namespace_of(obj)
+    own = type(namespace) is dict and name in namespace
+    return function is not None and (data or not own) or hook is not None and not own
 
 
 def _step(container: Any, step: tuple) -> Any:

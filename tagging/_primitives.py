@@ -107,6 +107,18 @@ def getattr_(ctx, obj, name, *default):
         raise
 
 
+def object_getattribute(ctx, obj, name):
+    """`object.__getattribute__(obj, name)`, as a Python `__getattribute__` reads its
+    own object: an instance attribute is the load of its slot, which gets its
+    metadata back. Where the class's attribute runs Python code (a property, a
+    descriptor), C would run it natively: the foreign call, which a layer may refuse."""
+    tag = ctx.tag
+    obj, name = heap.own(obj, tag), heap.own(name, tag)
+    if routes.python_descriptor(rawest(obj), name):
+        return ctx.fallback(object.__getattribute__, obj, name)
+    return heap.load_attribute(tag, obj, name, object.__getattribute__(obj, name))
+
+
 def found_natively(ctx, obj, name):
     """`obj.name` found without a Python `__getattr__` (`routes.generic_getattr`), as
     a context enclosing one that reads it sees the read: a load of the slot, which
@@ -158,8 +170,16 @@ def _store_attribute(ctx, store, obj, name, value):
 
 
 def delattr_(ctx, obj, name):
+    """`del obj.name`: a Python `__delattr__`, property deleter or descriptor's
+    `__delete__` is called in the context (C would call it natively, and what it
+    computes and stores would lose its metadata); else the slot is forgotten."""
     tag = ctx.tag
     obj, name = heap.own(obj, tag), heap.own(name, tag)
+    route = routes.python_deleter(rawest(obj), name)
+    if route is not None:
+        function, leading, takes_name = route
+        call_in(ctx, function, *leading, obj, *((name,) if takes_name else ()))
+        return None
     delattr(obj, name)
     heap.forget_attribute(tag, obj, name)
 
@@ -175,10 +195,31 @@ def _position(ctx, container, key):
     becomes the int that gives, called in the context (natively, what it computes
     and stores would lose its metadata), so the slot is found by its position."""
     kind = native.type(rawest(key))
-    if kind is int or kind is slice or routes.python_method(kind, "__index__") is None or \
+    if kind is slice:
+        return _bounds(ctx, container, key)
+    if kind is int or routes.python_method(kind, "__index__") is None or \
             not native.isinstance(rawest(container), _POSITIONAL):
         return key
     return heap.own(call_in(ctx, operator.index, key), ctx.tag)
+
+
+def _bounds(ctx, container, key):
+    """A slice as a C sequence reads it: each bound whose class has a Python
+    `__index__` becomes the int that gives, called in the context, as `_position`
+    does for a key (`xs[i:]` with `i` a user's index)."""
+    raw = rawest(key)
+    bounds = (raw.start, raw.stop, raw.step)
+    if not native.any(_converted(bound) for bound in bounds) or \
+            not native.isinstance(rawest(container), _POSITIONAL):
+        return key
+    return native.slice(*[heap.own(call_in(ctx, operator.index, bound), ctx.tag)
+                          if _converted(bound) else bound for bound in bounds])
+
+
+def _converted(bound) -> bool:
+    kind = native.type(bound)
+    return bound is not None and kind is not int and \
+        routes.python_method(kind, "__index__") is not None
 
 
 def handler_of(ctx, raw):
@@ -198,6 +239,9 @@ def getitem(ctx, container, key):
     container, plain_key, method = heap.item_operands(tag, container, key, "__getitem__")
     if method is not None:  # (given the key as written: it may compute with it)
         return call_in(ctx, method, container, key)
+    hook = _class_getitem(container)
+    if hook is not None:
+        return call_in(ctx, hook, container, key)
     handler = handler_of(ctx, container)
     if handler is not None:
         return handler.getitem(ctx, container, plain_key)
@@ -208,6 +252,17 @@ def getitem(ctx, container, key):
         return _proxy_read(ctx, rawest(container), key, plain_key)
     value = operator.getitem(container, plain_key)
     return heap.load_item(tag, container, plain_key, value)
+
+
+def _class_getitem(container):
+    """The function of a class's `__class_getitem__` written in Python, which
+    `cls[key]` calls (natively, what it computed would lose its metadata), or None."""
+    raw = rawest(container)
+    if not native.isinstance(raw, type):
+        return None
+    found = native.getattr(raw, "__class_getitem__", None)
+    function = native.getattr(found, "__func__", None)
+    return function if native.type(function) is types.FunctionType else None
 
 
 def _proxy_read(ctx, proxy, key, plain_key):
@@ -1377,7 +1432,8 @@ def dict_from(ctx, temporary):
 BUILTINS: dict = {
     # attributes and items
     getattr: getattr_, setattr: setattr_, delattr: delattr_,
-    object.__setattr__: object_setattr, generic_getattr: found_natively,
+    object.__setattr__: object_setattr, object.__getattribute__: object_getattribute,
+    generic_getattr: found_natively,
     operator.getitem: getitem, operator.setitem: setitem, operator.delitem: delitem,
     # iteration
     iter: iter_, next: next_, reversed: reversed_, _GENERATOR.__next__: generator_next,

@@ -12,7 +12,8 @@ import functools
 import types
 from typing import Any
 
-from contexts.layer import Lookups, class_attribute, current, getter_route, setter_route
+from contexts.layer import (Lookups, class_attribute, current, deleter_route, getter_route,
+                            setter_route)
 from tagging._tagged import rawest
 
 _methods: dict = {}  # (type, name) -> (its Python method or None, check)
@@ -75,9 +76,23 @@ def generic_getattr(obj: Any, name: str) -> Any:
     return class_attribute(type(obj), "__getattribute__")(obj, name)
 
 
+def python_descriptor(obj: Any, name: str) -> bool:
+    """Whether the class attribute `name` of `obj` runs Python code when read: a
+    property's getter or a descriptor's `__get__` written in Python."""
+    attribute = class_attribute(type(obj), name)
+    if isinstance(attribute, property):
+        return type(attribute.fget) is types.FunctionType
+    return attribute is not None and python_method(type(attribute), "__get__") is not None
+
+
 def python_setter(obj: Any, name: str) -> Any:
     """How storing `obj.name` runs Python code, or None (`setter_route` of its type)."""
     return setter_route(type(obj), name)
+
+
+def python_deleter(obj: Any, name: str) -> Any:
+    """How `del obj.name` runs Python code, or None (`deleter_route` of its type)."""
+    return deleter_route(type(obj), name)
 
 
 def stored_by_c_descriptor(obj: Any, name: str) -> bool:
@@ -100,9 +115,18 @@ def namespace_of(obj: Any) -> Any:
     partial that has one (`partial(partial(f, x), y)` would keep two levels, and
     `.args` and `.func` would change under a derivative). (The `aload` fast path
     tests the exact type only, for speed: a subclass of partial read there is
-    given its dict.)"""
-    if issubclass(type(obj), functools.partial):
+    given its dict.) A class whose `__getattribute__` or `__getattr__` is written
+    in Python is asked as `object` would be: run natively, its method would read
+    the heap plain and could answer for `__dict__` with anything."""
+    kind = type(obj)
+    if issubclass(kind, functools.partial):
         return functools.partial.__reduce__(obj)[2][3]
+    if python_method(kind, "__getattribute__") is not None or \
+            python_method(kind, "__getattr__") is not None:
+        try:
+            return object.__getattribute__(obj, "__dict__")
+        except AttributeError:
+            return None
     return getattr(obj, "__dict__", None)
 
 

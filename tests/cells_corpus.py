@@ -56,6 +56,8 @@ def operators(a, b):
 def protocols(xs):
     box = Box(xs[0])
     box.value = box.value + 1
+    box.spare = 0
+    del box.spare
     with Guard():
         seen = [x for x in xs]
     out = []

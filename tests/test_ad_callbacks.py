@@ -400,6 +400,93 @@ def subscript_index(x):
     return logged(lambda obj: [1.0, 2.0][obj])(x)
 
 
+def slice_index(x):
+    return logged(lambda obj: [1.0, 2.0][obj:])(x)
+
+
+def truth_tested(obj):
+    if obj:  # (no `__bool__`: its `__len__` answers)
+        return 1
+    return 0
+
+
+def contains_dunder(x):
+    class Bag:
+        def __init__(self):
+            self.log = []
+
+        def __contains__(self, item):
+            self.log.append(x * 2)
+            return True
+
+    bag = Bag()
+    1 in bag
+    return bag.log[0]
+
+
+def class_getitem(x):
+    class Generic:
+        def __class_getitem__(cls, item):
+            return item * 2
+
+    return Generic[x]
+
+
+def attribute_deleted(x):
+    class Removable:
+        log = []
+
+        @property
+        def value(self):
+            return 0
+
+        @value.deleter
+        def value(self):
+            self.log.append(x * 2)
+
+    del Removable().value
+    return Removable.log[0]
+
+
+def class_pattern_property(x):
+    class Point:
+        __match_args__ = ("a",)
+
+        def __init__(self, v):
+            self.v = v
+
+        @property
+        def a(self):
+            return self.v * 2
+
+    match Point(x):
+        case Point(a):
+            return a
+
+
+def mro_entries(x):
+    class Entry:
+        def __init__(self, v):
+            self.v = v
+
+        def __mro_entries__(self, bases):
+            return (object,)
+
+    class Made(Entry(x)):
+        pass
+    return 0.0
+
+
+def init_subclass_keyword(x):
+    class Base:
+        def __init_subclass__(cls, w=0):
+            cls.w = w
+
+    class Made(Base, w=x):
+        pass
+    return Made.w
+
+
 def subscript_reads_the_slot(x):
     return [1.0, x * 2][user_number(0.0)]  # (its `__index__` gives 1)
 
@@ -635,6 +722,16 @@ ROWS = {
     "subscript-reads-the-slot": Row(subscript_reads_the_slot, 1.5, 2.0),
     "subscript-stores-into-the-slot": Row(subscript_stores_into_the_slot, 1.5, 2.0),
     "range-index-dunder": Row(logged(range), 1.5, 2.0),
+    "slice-index-dunder": Row(slice_index, 1.5, 2.0),
+    "truth-test-len-dunder": Row(logged(truth_tested), 1.5, 2.0),
+    "bool-len-dunder": Row(logged(bool), 1.5, 2.0),
+    "not-len-dunder": Row(logged(operator.not_), 1.5, 2.0),
+    "contains-dunder": Row(contains_dunder, 1.5, 2.0),
+    "class-getitem-dunder": Row(class_getitem, 1.5, 2.0),
+    "del-attribute-deleter": Row(attribute_deleted, 1.5, 2.0),
+    "class-pattern-property": Row(class_pattern_property, 1.5, REFUSED),
+    "mro-entries-dunder": Row(mro_entries, 1.5, REFUSED),
+    "init-subclass-keyword": Row(init_subclass_keyword, 1.5, REFUSED),
     "len-dunder": Row(logged(len), 1.5, 2.0),
     "hash-dunder": Row(logged(hash), 1.5, 2.0),
     "repr-dunder": Row(logged(repr), 1.5, 2.0),

@@ -209,3 +209,63 @@ def test_a_primitive_on_bool_or_len_is_honoured_by_truth_tests():
     expected = truth_tests(Answer(False), Count(1))
     assert overdub(Contrary(), truth_tests, Answer(True), Count(0)) == expected
     assert expected != truth_tests(Answer(True), Count(0))
+
+
+class Removable:
+    """`del` of `value` runs its property's deleter; of `size`, a descriptor's
+    `__delete__`; of anything else, `__delattr__`."""
+
+    def __init__(self, log):
+        self.log = log
+
+    @property
+    def value(self):
+        return 1
+
+    @value.deleter
+    def value(self):
+        self.log.append("fdel")
+
+    class Sized:
+        def __get__(self, obj, kind=None):
+            return 2
+
+        def __delete__(self, obj):
+            obj.log.append("delete")
+
+    size = Sized()
+
+
+class Forgetful:
+    def __delattr__(self, name):
+        self.__dict__.setdefault("log", []).append(name)
+
+
+def delete_three(log):
+    removable = Removable(log)
+    del removable.value, removable.size
+    forgetful = Forgetful()
+    del forgetful.anything
+    return log + forgetful.log
+
+
+def test_del_of_an_attribute_calls_its_deleter_descriptor_or_delattr_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, delete_three, []) == delete_three([]) == ["fdel", "delete", "anything"]
+    for seen in ("Removable.value", "Removable.Sized.__delete__", "Forgetful.__delattr__"):
+        assert ctx.metadata.count(seen) == 1, seen
+
+
+class Generic:
+    def __class_getitem__(cls, item):
+        return ("alias", cls.__name__, item)
+
+
+def subscript_classes():
+    return Generic[int], list[int]
+
+
+def test_a_class_subscript_calls_a_python_class_getitem_in_the_context():
+    ctx = Trace(metadata=[])
+    assert overdub(ctx, subscript_classes) == subscript_classes()
+    assert ctx.metadata.count("Generic.__class_getitem__") == 1
