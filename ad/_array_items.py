@@ -104,95 +104,79 @@ class ArrayItems:
         return carries_tangent(ctx, array)
 
 
-class FlatItems:
-    """`a.flat`'s items: the plain ones of an array without a tangent; refused where a
-    derivative is involved (`a.ravel()[i]` and `a.reshape(-1)[i] = v` have rules)."""
+class _NoRule:
+    """The items of a C reader of arrays with no derivative rule (`a.flat`,
+    `np.nditer`, a memoryview): read natively where no array it reads has a tangent
+    (`carries`), refused where one has, asked at each read and at each step of an
+    iteration (a write ahead of a loop may give one, which C would read plain);
+    `why` says what to write instead."""
 
-    @staticmethod
-    def _check(ctx: Any, flat: Any, value: Any = None) -> None:
-        if carries_tangent(ctx, flat.base) or carries_metadata(value, ctx):
-            raise ctx.refuse(refusal(type(flat), "`a.flat` has no derivative rule; use "
-                                                 "a.reshape(-1) or a.ravel()"))
+    why = ""
 
-    @staticmethod
-    def getitem(ctx: Any, flat: Any, key: Any) -> Any:
-        FlatItems._check(ctx, flat)
-        return flat[key]
+    @classmethod
+    def _check(cls, ctx: Any, reader: Any, value: Any = None) -> None:
+        if cls.carries(ctx, reader) or carries_metadata(value, ctx):
+            raise ctx.refuse(refusal(type(reader), cls.why))
 
-    @staticmethod
-    def setitem(ctx: Any, flat: Any, key: Any, value: Any) -> None:
-        FlatItems._check(ctx, flat, value)
-        flat[key] = value
+    @classmethod
+    def getitem(cls, ctx: Any, reader: Any, key: Any) -> Any:
+        cls._check(ctx, reader)
+        return reader[key]
 
-    @staticmethod
-    def setattr(ctx: Any, flat: Any, name: str, value: Any) -> None:
-        FlatItems._check(ctx, flat, value)
-        setattr(flat, name, value)
+    @classmethod
+    def setitem(cls, ctx: Any, reader: Any, key: Any, value: Any) -> None:
+        cls._check(ctx, reader, value)
+        reader[key] = value
 
-    @staticmethod
-    def iterate(ctx: Any, flat: Any) -> Any:
-        FlatItems._check(ctx, flat)
-        return _checked_steps(ctx, flat, lambda: FlatItems._check(ctx, flat))
+    @classmethod
+    def setattr(cls, ctx: Any, reader: Any, name: str, value: Any) -> None:
+        cls._check(ctx, reader, value)
+        setattr(reader, name, value)
+
+    @classmethod
+    def iterate(cls, ctx: Any, reader: Any) -> Any:
+        cls._check(ctx, reader)
+        return _checked_steps(reader, lambda: cls._check(ctx, reader))
+
+
+class FlatItems(_NoRule):
+    """`a.flat`'s items (`a.ravel()[i]` and `a.reshape(-1)[i] = v` have rules)."""
+
+    why = "`a.flat` has no derivative rule; use a.reshape(-1) or a.ravel()"
 
     @staticmethod
     def carries(ctx: Any, flat: Any) -> bool:
         return carries_tangent(ctx, flat.base)
 
 
-class NditerItems:
-    """`np.nditer`'s items: the plain ones of arrays without a tangent; refused where
-    a derivative is involved, at its start and at each step (a write ahead of the
-    loop may give an operand one, which numpy's iterator would read plain)."""
+class NditerItems(_NoRule):
+    """`np.nditer`'s items."""
 
-    @staticmethod
-    def _check(ctx: Any, nditer: Any) -> None:
-        if NditerItems.carries(ctx, nditer):
-            raise ctx.refuse(refusal(type(nditer), "np.nditer has no derivative rule; "
-                                                   "loop over the array itself"))
-
-    @staticmethod
-    def iterate(ctx: Any, nditer: Any) -> Any:
-        NditerItems._check(ctx, nditer)
-        return _checked_steps(ctx, nditer, lambda: NditerItems._check(ctx, nditer))
+    why = "np.nditer has no derivative rule; loop over the array itself"
 
     @staticmethod
     def carries(ctx: Any, nditer: Any) -> bool:
         return any(carries_tangent(ctx, operand) for operand in nditer.operands)
 
 
-class BufferItems:
-    """A memoryview's items (`memoryview(a)`, `a.data`): C reads the array's memory,
-    plain; refused where the array has a derivative, checked when read, as the
-    array may have been given one after the view was made."""
+class BufferItems(_NoRule):
+    """A memoryview's items (`memoryview(a)`, `a.data`): the array's memory, which
+    holds no derivative. A store into one is a store into C storage, which converts
+    what it is given: the foreign call tagging makes of it (`fallback` refuses a
+    value carrying a derivative)."""
 
-    @staticmethod
-    def _check(ctx: Any, view: Any) -> None:
-        if BufferItems.carries(ctx, view):
-            raise ctx.refuse(refusal(memoryview, "a memoryview reads and writes an "
-                                                 "array's memory, which holds no "
-                                                 "derivative; index the array itself"))
+    why = "a memoryview reads and writes an array's memory, which holds no derivative; " \
+          "index the array itself"
 
-    @staticmethod
-    def getitem(ctx: Any, view: Any, key: Any) -> Any:
-        BufferItems._check(ctx, view)
-        return view[key]
-
-    @staticmethod
-    def setitem(ctx: Any, view: Any, key: Any, value: Any) -> None:
-        """A store into C storage, which converts what it is given: a foreign call, as
-        tagging makes it (`fallback` refuses a value carrying a derivative)."""
-        BufferItems._check(ctx, view)
+    @classmethod
+    def setitem(cls, ctx: Any, view: Any, key: Any, value: Any) -> None:
+        cls._check(ctx, view)
         ctx.fallback(memoryview.__setitem__, view, key, value)
 
-    @staticmethod
-    def setattr(ctx: Any, view: Any, name: str, value: Any) -> None:
-        BufferItems._check(ctx, view)
+    @classmethod
+    def setattr(cls, ctx: Any, view: Any, name: str, value: Any) -> None:
+        cls._check(ctx, view)
         ctx.fallback(setattr, view, name, value)
-
-    @staticmethod
-    def iterate(ctx: Any, view: Any) -> Any:
-        BufferItems._check(ctx, view)
-        return _checked_steps(ctx, view, lambda: BufferItems._check(ctx, view))
 
     @staticmethod
     def carries(ctx: Any, view: Any) -> bool:
@@ -203,7 +187,7 @@ class BufferItems:
         return isinstance(shown, table.numpy_module().ndarray) and carries_tangent(ctx, shown)
 
 
-def _checked_steps(ctx: Any, iterator: Any, check: Callable) -> Any:
+def _checked_steps(iterator: Any, check: Callable) -> Any:
     """`iterator`'s steps, natively, each checked (`check`) once it is read."""
     for item in iterator:
         check()
