@@ -28,6 +28,7 @@ bookkeeping stays native (`_array_table`).
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from typing import Any, Callable
 
@@ -40,7 +41,7 @@ from ad import _array_table as table
 from ad._errors import describe, no_rule, refusal
 from ad._rules import RULES, Constant, Jvp, Model, Refused, rule_of
 
-nativecalls(__name__, "table", "sys")  # `sys.getrefcount`: see `attach`
+nativecalls(__name__, "table", "sys", "inspect")  # `sys.getrefcount`: see `attach`
 
 # Filled when numpy is first seen (`seen`), by `ad/_rules/numpy.py`:
 ITEM_HANDLERS: dict = {}  # Differentiation.item_handlers: ndarray -> `_array_items`' handler
@@ -119,7 +120,8 @@ def call(ctx: Any, f: Callable, rule: Any, *args: Any, **kwargs: Any) -> Any:
         return f(*plain, **kwargs)
     if type(rule) is not Jvp:
         raise ctx.refuse(no_rule(f))
-    if "out" in kwargs or "where" in kwargs and isinstance(f, _ufunc()):
+    if "out" in kwargs or "where" in kwargs and isinstance(f, _ufunc()) or \
+            _out_by_position(f, plain):
         raise ctx.refuse(refusal(f, "`out=` and `where=` leave parts of an array "
                                     "unwritten or written in place; use the result"))
     ans = f(*plain, **kwargs)
@@ -162,6 +164,46 @@ _SUBCLASS = ("a subclass of ndarray (np.matrix, a masked array) has operators an
 
 def _ufunc() -> type:
     return table.numpy_module().ufunc
+
+
+def _out_by_position(f: Callable, args: list) -> bool:
+    """Whether `args` give `f` an `out` by position (`np.sin(x, y)`, `np.sum(x, 1,
+    None, y)`): a ufunc's arguments past its inputs, or one at the place of the
+    parameter `out` in `f`'s signature. Refused as `out=` is: the rules would write
+    the tangent into it (a linear rule calls `f` on the tangent with the same
+    arguments), or return it as an answer whose window is its old tangent."""
+    if isinstance(f, _ufunc()):
+        return len(args) > f.nin
+    place = _out_place(f)
+    return place is not None and len(args) > place and args[place] is not None
+
+
+def _out_place(f: Callable) -> int | None:
+    """The position of `f`'s parameter `out`, or None (no signature, no `out`)."""
+    try:
+        return _OUT_PLACES[f]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable: looked up each time
+        return _signature_out_place(f)
+    place = _OUT_PLACES[f] = _signature_out_place(f)
+    return place
+
+
+def _signature_out_place(f: Callable) -> int | None:
+    try:
+        parameters = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for place, parameter in enumerate(parameters):
+        if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            return None
+        if parameter.name == "out":
+            return place
+    return None
+
+
+_OUT_PLACES: dict = {}  # f -> the position of its parameter `out`, or None
 
 
 def _split(ctx: Any, f: Callable, args: tuple) -> tuple:

@@ -196,9 +196,11 @@ def _clip_upper(g, ans, a, lo, hi, **kw):
     return np.where(np.logical_and(np.equal(ans, hi), np.not_equal(ans, a)), g, g * 0)
 
 
-def _sum(g, ans, x, *args, **kw):
-    """`sum` is linear; `initial=` is a constant offset, which the tangent has not."""
-    return np.sum(g, *args, **{k: v for k, v in kw.items() if k != "initial"})
+def _sum(g, ans, x, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+         where=True):
+    """`sum` is linear; `initial` is a constant offset, which the tangent has not,
+    given by keyword or by position (`np.sum(x, 1, None, None, False, 3.0)`)."""
+    return np.sum(g, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
 
 
 # Arithmetic ufuncs and their operators
