@@ -18,7 +18,7 @@ from contexts.layer import enclosed, nativecalls
 from tagging import tag, untag
 from tagging.layer import rawest
 
-from ad._array_points import (columns_shaped, copied, fresh, is_array, seed, shaped,
+from ad._array_points import (columns_shaped, copied, fresh, is_array, restore, seed, shaped,
                               tangent_out, unit)
 from ad._array_points import is_point as is_array_point
 from ad._context import numpy_seen as arrays_seen
@@ -215,12 +215,20 @@ def _gradient(f: Callable, xs: Sequence, caller: str) -> Any:
 
 def _partial(f: Callable, xs: Sequence, index: int) -> tuple:
     """(f(xs), d f(xs) / d xs[index]): one forward pass, xs[index] seeded with 1. An
-    array point is given to `f` itself in the last pass only, and a copy in the
-    others: a pass of an `f` that writes into its argument must not move the point
-    of the passes after it, and the point is changed as one plain call changes it."""
+    array point is given to `f` itself in every pass, as `jvp` gives it (an `f` that
+    also reads it through a closure or a global reads the point, with its tangent, in
+    each pass: a copy in some passes made a mixture of two derivatives), and its
+    contents are put back after each pass but the last: a pass of an `f` that writes
+    into its argument must not move the point of the passes after it, and the point
+    is changed as one plain call changes it."""
     if is_array_point(xs):
-        last = index == xs.size - 1
-        return jvp(f, (xs if last else fresh(xs),), (unit(xs, index),))
+        if index == xs.size - 1:
+            return jvp(f, (xs,), (unit(xs, index),))
+        before = fresh(xs)
+        try:
+            return jvp(f, (xs,), (unit(xs, index),))
+        finally:
+            restore(xs, before)
     xs = list(xs)
     tangents = [one_like(x) if i == index else 0 * x for i, x in enumerate(xs)]
     return jvp(_called_with_list(f), xs, tangents)

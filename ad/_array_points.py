@@ -66,6 +66,13 @@ def fresh(x: Any) -> Any:
     return table.numpy_module().copy(x, order="K")
 
 
+def restore(x: Any, before: Any) -> None:
+    """Give the point `x` back its contents `before` (a pass may have written into
+    it; a read-only one it cannot have)."""
+    if x.flags.writeable:
+        x[...] = before
+
+
 def unit(x: Any, index: int) -> Any:
     """The direction of `x`'s element `index` (in C order): zeros, and a one there."""
     direction = table.numpy_module().zeros_like(x)
