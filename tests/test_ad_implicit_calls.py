@@ -19,25 +19,30 @@ def derivative(f, depth):
     return f(1.5)
 
 
-class Truthy:
-    """A truth test of it runs `__bool__`, which stores twice its value."""
+class Recorder:
+    """A subject whose special method, called implicitly, stores twice its value
+    (`record`): what a test reads back from `out`."""
 
     def __init__(self, v):
         self.v, self.out = v, []
 
-    def __bool__(self):
+    def record(self):
         self.out.append(self.v * 2)
+
+
+class Truthy(Recorder):
+    """A truth test of it runs `__bool__`, which stores twice its value."""
+
+    def __bool__(self):
+        self.record()
         return True
 
 
-class Sized:
+class Sized(Recorder):
     """A truth test of it runs `__len__` (it has no `__bool__`), which stores."""
 
-    def __init__(self, v):
-        self.v, self.out = v, []
-
     def __len__(self):
-        self.out.append(self.v * 2)
+        self.record()
         return 1
 
 
@@ -269,25 +274,19 @@ def test_the_way_out_of_a_class_pattern_reads_the_attribute_in_the_body(depth):
     assert derivative(subject_captured, depth) == EXACT[depth]
 
 
-class Holder:
+class Holder(Recorder):
     """`in` runs `__contains__`, which stores twice its value."""
 
-    def __init__(self, v):
-        self.v, self.out = v, []
-
     def __contains__(self, item):
-        self.out.append(self.v * 2)
+        self.record()
         return True
 
 
-class Walked:
+class Walked(Recorder):
     """`in` loops over `__iter__` (there is no `__contains__`), which stores."""
 
-    def __init__(self, v):
-        self.v, self.out = v, []
-
     def __iter__(self):
-        self.out.append(self.v * 2)
+        self.record()
         return iter([1])
 
 
@@ -317,14 +316,11 @@ def test_in_runs_a_python_contains_or_iteration_in_the_derivative(f, depth):
     assert derivative(f, depth) == EXACT[depth]
 
 
-class Position:
+class Position(Recorder):
     """A list's slice reads the bound by `__index__`, which stores twice its value."""
 
-    def __init__(self, v):
-        self.v, self.out = v, []
-
     def __index__(self):
-        self.out.append(self.v * 2)
+        self.record()
         return 1
 
 
@@ -397,12 +393,9 @@ class Deletable:
         self.out.append(self.v * 2)
 
 
-class Forgets:
-    def __init__(self, v):
-        self.v, self.out = v, []
-
+class Forgets(Recorder):
     def __delattr__(self, name):
-        self.out.append(self.v * 2)
+        self.record()
 
 
 def property_deleted(x):
@@ -520,12 +513,9 @@ def finalizer_stores(x):
     return FINALIZED[0]
 
 
-class Keyed:
-    def __init__(self, v):
-        self.v, self.out = v, []
-
+class Keyed(Recorder):
     def __hash__(self):
-        self.out.append(self.v * 2)
+        self.record()
         return 1
 
 
