@@ -44,6 +44,7 @@ from ad import _numbers
 from ad._numbers import SCALARS, is_number
 from ad._rules import (ATTRIBUTES, METHODS, RULES, Constant, Jvp, Model, Refused, User, method,
                        rule_of)
+from ad._rules._support import python_dunder
 from ad._swallowers import SWALLOWERS, swallower
 from ad._twins import comparing_twin, python_twin
 
@@ -535,7 +536,7 @@ def _membership(ctx: Differentiation, constant: Callable) -> Callable:
     def answered(container, item, /):
         kind = type(container)
         if kind not in SCALARS and kind is not Tagged and \
-                _python_dunder(kind, _MEMBERSHIP) is not None:
+                python_dunder(kind, _MEMBERSHIP) is not None:
             return recurse(ctx, operator.contains, container, item)
         return constant(container, item)
 
@@ -586,7 +587,7 @@ def _python_dunder_constant(ctx: Differentiation, f: Callable, constant: Callabl
         mine = ctx.tag
         if len(args) == 1 and not kwargs and type(args[0]) not in SCALARS and \
                 type(args[0]) is not Tagged:
-            dunder = _python_dunder(type(args[0]), names)
+            dunder = python_dunder(type(args[0]), names)
             if dunder is not None:
                 answer = recurse(ctx, dunder, args[0])
                 return f(_Answer(answer.value if type(answer) is Tagged and answer.tag is mine
@@ -594,16 +595,6 @@ def _python_dunder_constant(ctx: Differentiation, f: Callable, constant: Callabl
         return constant(*args, **kwargs)
 
     return answered
-
-
-def _python_dunder(kind: type, names: tuple) -> Callable | None:
-    """The first of `names` that `kind` defines itself rather than inherits from
-    `object`, if it is written in Python."""
-    for name in names:
-        found = getattr(kind, name, None)
-        if found is not getattr(object, name, None):
-            return found if type(found) is types.FunctionType else None
-    return None
 
 
 class _Answer:

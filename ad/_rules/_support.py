@@ -29,6 +29,17 @@ def body(f: Any) -> Any:
     return g
 
 
+def python_dunder(kind: type, names: tuple) -> Any:
+    """The first of `names` that `kind` defines itself rather than inherits from
+    `object`, if it is written in Python (else None): the dunder a builtin would call
+    natively, which the context calls instead."""
+    for name in names:
+        found = getattr(kind, name, None)
+        if found is not getattr(object, name, None):
+            return found if type(found) is types.FunctionType else None
+    return None
+
+
 def is_complex(x: Any) -> bool:
     return isinstance(x, (complex, mpmath.mpc))
 

@@ -1,9 +1,8 @@
 """Rules for the `operator` module: what every arithmetic operator lowers to."""
 
 import operator as op
-import types
 
-from ad._rules._support import dabs, pow_base, pow_exponent
+from ad._rules._support import dabs, pow_base, pow_exponent, python_dunder
 from ad._rules._table import defconstant, defjvp, defmodel, defsame
 
 
@@ -11,15 +10,10 @@ def _divmod(x, y):
     """Of numbers (and arrays): the quotient, a constant, and `x % y`, whose rule gives
     the remainder's derivative. Where an operand's class defines `__divmod__` or
     `__rdivmod__` in Python, those, which `x % y` need not agree with (nor exist for)."""
-    if _python_method(x, "__divmod__") or _python_method(y, "__rdivmod__"):
+    if python_dunder(type(x), ("__divmod__",)) or python_dunder(type(y), ("__rdivmod__",)):
         return _by_methods(x, y)
     quotient, _ = _plain_divmod(x, y)  # raises as divmod does
     return quotient, x % y
-
-
-def _python_method(x, name):
-    method = getattr(type(x), name, None)
-    return method if type(method) is types.FunctionType else None
 
 
 def _by_methods(x, y):
@@ -27,8 +21,8 @@ def _by_methods(x, y):
     the right operand's `__rdivmod__` first if its type is a proper subclass of the
     left's that overrides it. (A C method there answers NotImplemented.)"""
     left, right = type(x), type(y)
-    forward = (_python_method(x, "__divmod__"), x, y)
-    reflected = (_python_method(y, "__rdivmod__") if right is not left else None, y, x)
+    forward = (python_dunder(type(x), ("__divmod__",)), x, y)
+    reflected = (python_dunder(type(y), ("__rdivmod__",)) if right is not left else None, y, x)
     subclass_first = reflected[0] is not None and issubclass(right, left) and \
         reflected[0] is not getattr(left, "__rdivmod__", None)
     for method, first, second in (reflected, forward) if subclass_first else (forward, reflected):
